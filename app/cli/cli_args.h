@@ -1,0 +1,38 @@
+// Small helpers shared by the CLI commands: option parsing in the `--name=value` /
+// `--name value` / `-x value` styles, and opening a trace with the one-sentence error.
+#pragma once
+
+#include "model/core/result.h"
+#include "model/core/trace.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sightline::cli {
+
+class Args
+{
+public:
+    explicit Args(std::vector<std::string> args) : m_args(std::move(args)) {}
+
+    // True if --name (or the short alias) is present; removes it.
+    bool flag(std::string_view name, std::string_view shortName = {});
+    // The value of --name=V, --name V or -s V; removes it. Missing value: error() is set.
+    std::optional<std::string> option(std::string_view name, std::string_view shortName = {});
+    // What remains once options are taken: positional arguments. An unknown option sets error().
+    std::vector<std::string> positional();
+    const std::string& error() const { return m_error; }
+
+private:
+    std::vector<std::string> m_args;
+    std::string m_error;
+};
+
+// Opens any trace file the model can read; prints the error sentence to stderr on failure.
+std::optional<Trace> openTraceOrReport(const std::string& path);
+
+// Parses "START:END" with optional units (ns, us, ms, s; default ns) into a half-open range.
+std::optional<TimeRange> parseTimeRange(std::string_view text);
+
+} // namespace sightline::cli

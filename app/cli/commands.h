@@ -1,0 +1,14 @@
+// The CLI's subcommands. Each takes its arguments (after the command name) and returns the
+// process exit code; usage errors print one sentence and return 2, bad input returns 1.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace sightline::cli {
+
+int runInfo(std::vector<std::string> args);
+int runStats(std::vector<std::string> args);
+int runExport(std::vector<std::string> args);
+
+} // namespace sightline::cli

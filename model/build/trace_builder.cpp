@@ -1,0 +1,225 @@
+#include "trace_builder.h"
+
+#include "../core/event_access.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+namespace sightline {
+
+template <class T>
+uint32_t TraceBuilder::Interner<T>::intern(std::vector<T>& table, const T& value)
+{
+    auto [it, inserted] = ids.try_emplace(value, uint32_t(table.size()));
+    if (inserted) table.push_back(value);
+    return it->second;
+}
+
+TraceBuilder::TraceBuilder() = default;
+
+void TraceBuilder::addProcess(Process process)
+{
+    auto& list = m_trace.processes;
+    auto it = std::find_if(list.begin(), list.end(), [&](const Process& p) { return p.pid == process.pid; });
+    if (it != list.end()) *it = std::move(process);
+    else {
+        m_knownPids.insert(process.pid.value);
+        list.push_back(std::move(process));
+    }
+}
+
+void TraceBuilder::addThread(Thread thread)
+{
+    auto& list = m_trace.threads;
+    auto it = std::find_if(list.begin(), list.end(), [&](const Thread& t) { return t.tid == thread.tid; });
+    if (it != list.end()) *it = std::move(thread);
+    else {
+        m_knownTids.insert(thread.tid.value);
+        list.push_back(std::move(thread));
+    }
+}
+
+void TraceBuilder::addGpu(Gpu gpu)
+{
+    auto& list = m_trace.gpus;
+    auto it = std::find_if(list.begin(), list.end(), [&](const Gpu& g) { return g.device == gpu.device; });
+    if (it != list.end()) *it = std::move(gpu);
+    else list.push_back(std::move(gpu));
+}
+
+void TraceBuilder::addContext(CudaContext context)
+{
+    if (m_knownContexts.emplace(context.device.value, context.context.value).second)
+        m_trace.contexts.push_back(context);
+}
+
+void TraceBuilder::addStream(CudaStream stream)
+{
+    if (m_knownStreams.emplace(stream.device.value, stream.context.value, stream.stream.value).second) {
+        m_trace.streams.push_back(stream);
+        return;
+    }
+    for (auto& s : m_trace.streams)
+        if (s.device == stream.device && s.context == stream.context && s.stream == stream.stream) s = stream;
+}
+
+DomainId TraceBuilder::addDomain(std::string_view name)
+{
+    for (const auto& d : m_trace.domains)
+        if (d.name == name) return d.id;
+    uint32_t next = 1;
+    for (const auto& d : m_trace.domains) next = std::max(next, d.id.value + 1);
+    m_trace.domains.push_back({DomainId(next), std::string(name)});
+    return DomainId(next);
+}
+
+void TraceBuilder::addDomain(NvtxDomain domain)
+{
+    for (auto& d : m_trace.domains)
+        if (d.id == domain.id) {
+            d = std::move(domain);
+            return;
+        }
+    m_trace.domains.push_back(std::move(domain));
+}
+
+void TraceBuilder::addDiagnostic(Diagnostic diagnostic)
+{
+    m_trace.diagnostics.push_back(std::move(diagnostic));
+}
+
+void TraceBuilder::addEntitiesOf(const TrackKey& key)
+{
+    if (!m_knownPids.count(key.pid.value)) addProcess({key.pid, {}, {}});
+    if (!isGpuKind(key.kind)) {
+        if (!m_knownTids.count(key.tid.value)) addThread({key.pid, key.tid, {}});
+        return;
+    }
+    addContext({key.pid, key.device, key.context});
+    if (!m_knownStreams.count({key.device.value, key.context.value, key.stream.value}))
+        addStream({key.pid, key.device, key.context, key.stream, 0, false});
+}
+
+TrackId TraceBuilder::hostTrack(TrackKind kind, Pid pid, Tid tid, DomainId domain)
+{
+    TrackKey key;
+    key.kind = kind;
+    key.pid = pid;
+    key.tid = tid;
+    key.domain = kind == TrackKind::Nvtx ? domain : DomainId();
+    auto [it, inserted] = m_trackIds.try_emplace(key, TrackId(uint32_t(m_trace.tracks.size())));
+    if (inserted) {
+        m_trace.tracks.push_back({});
+        m_trace.tracks.back().key = key;
+        addEntitiesOf(key);
+    }
+    return it->second;
+}
+
+TrackId TraceBuilder::gpuTrack(TrackKind kind, Pid pid, DeviceId device, ContextId context, StreamId stream)
+{
+    TrackKey key;
+    key.kind = kind;
+    key.pid = pid;
+    key.device = device;
+    key.context = context;
+    key.stream = stream;
+    auto [it, inserted] = m_trackIds.try_emplace(key, TrackId(uint32_t(m_trace.tracks.size())));
+    if (inserted) {
+        m_trace.tracks.push_back({});
+        m_trace.tracks.back().key = key;
+        addEntitiesOf(key);
+    }
+    return it->second;
+}
+
+EventColumns& TraceBuilder::append(TrackId track, Timestamp start, Timestamp end, StringId name)
+{
+    EventColumns& ev = m_trace.tracks[track.value].events;
+    ev.start.push_back(start);
+    ev.end.push_back(std::max(start, end));
+    ev.name.push_back(name);
+    ++m_events;
+    return ev;
+}
+
+void TraceBuilder::add(TrackId track, const ApiCall& e)
+{
+    auto& ev = append(track, e.start, e.end, e.name);
+    ev.correlation.push_back(e.correlation);
+    ev.detail.push_back(m_apiResults.intern(m_trace.apiResults, e.result));
+}
+
+void TraceBuilder::add(TrackId track, const KernelEvent& e)
+{
+    auto& ev = append(track, e.start, e.end, e.name);
+    ev.correlation.push_back(e.correlation);
+    ev.detail.push_back(m_kernelLaunches.intern(m_trace.kernelLaunches, e.launch));
+}
+
+void TraceBuilder::add(TrackId track, const MemoryEvent& e)
+{
+    const uint32_t op = m_memoryOps.intern(m_trace.memoryOps, e.op);
+    if (op == m_memoryOpNames.size()) m_memoryOpNames.push_back(intern(memoryOpName(e.op)));
+    auto& ev = append(track, e.start, e.end, m_memoryOpNames[op]);
+    ev.correlation.push_back(e.correlation);
+    ev.detail.push_back(op);
+    ev.value.push_back(int64_t(e.bytes));
+}
+
+void TraceBuilder::add(TrackId track, const SyncEvent& e)
+{
+    const uint32_t op = m_syncOps.intern(m_trace.syncOps, e.op);
+    if (op == m_syncOpNames.size()) m_syncOpNames.push_back(intern(syncOpName(e.op)));
+    auto& ev = append(track, e.start, e.end, m_syncOpNames[op]);
+    ev.correlation.push_back(e.correlation);
+    ev.detail.push_back(op);
+}
+
+void TraceBuilder::add(TrackId track, const NvtxEvent& e)
+{
+    auto& ev = append(track, e.start, e.end, e.name);
+    ev.detail.push_back(m_nvtxAttributes.intern(m_trace.nvtxAttributes, e.attributes));
+}
+
+void TraceBuilder::add(TrackId track, const OsCall& e)
+{
+    auto& ev = append(track, e.start, e.end, e.name);
+    ev.value.push_back(e.returnValue);
+}
+
+Trace TraceBuilder::build(unsigned threads)
+{
+    Trace trace = std::move(m_trace);
+    *this = TraceBuilder();
+
+    // Tracks in key order, so equal inputs give equal traces whatever the arrival order.
+    std::sort(trace.tracks.begin(), trace.tracks.end(), [](const Track& a, const Track& b) { return a.key < b.key; });
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    std::atomic<size_t> next {0};
+    auto work = [&] {
+        for (size_t i; (i = next.fetch_add(1)) < trace.tracks.size();) layOutTrack(trace.tracks[i]);
+    };
+    {
+        std::vector<std::jthread> workers;
+        for (unsigned t = 1; t < threads; ++t) workers.emplace_back(work);
+        work();
+    }
+
+    std::sort(trace.processes.begin(), trace.processes.end(), [](auto& a, auto& b) { return a.pid < b.pid; });
+    std::sort(trace.threads.begin(), trace.threads.end(),
+              [](auto& a, auto& b) { return std::pair(a.pid, a.tid) < std::pair(b.pid, b.tid); });
+    std::sort(trace.gpus.begin(), trace.gpus.end(), [](auto& a, auto& b) { return a.device < b.device; });
+    std::sort(trace.contexts.begin(), trace.contexts.end(),
+              [](auto& a, auto& b) { return std::tuple(a.device, a.context) < std::tuple(b.device, b.context); });
+    std::sort(trace.streams.begin(), trace.streams.end(), [](auto& a, auto& b) {
+        return std::tuple(a.device, a.context, a.stream) < std::tuple(b.device, b.context, b.stream);
+    });
+    std::sort(trace.domains.begin(), trace.domains.end(), [](auto& a, auto& b) { return a.id < b.id; });
+
+    trace.buildIndexes(threads);
+    return trace;
+}
+
+} // namespace sightline

@@ -1,0 +1,83 @@
+// Builds a Trace from events handed over in any order, one at a time, in row form. Used by
+// the synthetic generator, the importers and the collector's launcher. build() sorts each
+// track, assigns lanes (nesting depth, first-fit for free overlap), lays the columns out lane
+// by lane and builds the indexes.
+#pragma once
+
+#include "../core/events.h"
+#include "../core/trace.h"
+
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace sightline {
+
+class TraceBuilder
+{
+public:
+    TraceBuilder();
+
+    StringId intern(std::string_view text) { return m_trace.strings.intern(text); }
+    ReportMetadata& metadata() { return m_trace.metadata; }
+    const StringTable& strings() const { return m_trace.strings; }
+
+    void addProcess(Process process);
+    void addThread(Thread thread);          // a later call for the same tid renames it
+    void addGpu(Gpu gpu);
+    void addContext(CudaContext context);
+    void addStream(CudaStream stream);
+    DomainId addDomain(std::string_view name); // the id of an existing domain of that name, or a new one
+    void addDomain(NvtxDomain domain);          // with a given id (importers, reader)
+    void addDiagnostic(Diagnostic diagnostic);
+
+    // Get-or-create the track of a row.
+    TrackId hostTrack(TrackKind kind, Pid pid, Tid tid, DomainId domain = {});
+    TrackId gpuTrack(TrackKind kind, Pid pid, DeviceId device, ContextId context, StreamId stream);
+
+    void add(TrackId track, const ApiCall& e);
+    void add(TrackId track, const KernelEvent& e);
+    void add(TrackId track, const MemoryEvent& e);
+    void add(TrackId track, const SyncEvent& e);
+    void add(TrackId track, const NvtxEvent& e);
+    void add(TrackId track, const OsCall& e);
+
+    size_t eventCount() const { return m_events; }
+
+    // Finishes the trace: sorts and lays out every track, builds indexes. The builder is
+    // left empty.
+    Trace build(unsigned threads = 0);
+
+private:
+    template <class T>
+    struct Interner
+    {
+        std::unordered_map<T, uint32_t, DescriptorHash> ids;
+        uint32_t intern(std::vector<T>& table, const T& value);
+    };
+
+    EventColumns& append(TrackId track, Timestamp start, Timestamp end, StringId name);
+    void addEntitiesOf(const TrackKey& key);
+
+    Trace m_trace;
+    std::map<TrackKey, TrackId> m_trackIds;
+    std::set<uint32_t> m_knownPids;
+    std::set<uint32_t> m_knownTids;
+    std::set<std::pair<uint32_t, uint32_t>> m_knownContexts;  // (device, context)
+    std::set<std::tuple<uint32_t, uint32_t, uint32_t>> m_knownStreams;  // (device, context, stream)
+    Interner<ApiResult> m_apiResults;
+    Interner<KernelLaunch> m_kernelLaunches;
+    Interner<MemoryOp> m_memoryOps;
+    Interner<SyncOp> m_syncOps;
+    Interner<NvtxAttributes> m_nvtxAttributes;
+    std::vector<StringId> m_memoryOpNames;  // per MemoryOp id
+    std::vector<StringId> m_syncOpNames;    // per SyncOp id
+    size_t m_events = 0;
+};
+
+// Lays out one track's unsorted columns lane by lane (stable for equal keys): sorts by start
+// (longer first on ties), assigns each event the nesting depth or the first free lane, and
+// sets laneBegin and nested. Exposed for the report reader and for tests.
+void layOutTrack(Track& track);
+
+} // namespace sightline

@@ -1,0 +1,98 @@
+// A track is one timeline row's events, stored column by column. Events are laid out lane by
+// lane ("lane-major"): lane L holds the events [laneBegin[L], laneBegin[L+1]), sorted by start
+// and never overlapping, so their ends are sorted too and a window query on a lane is two
+// binary searches. For nested rows (push/pop NVTX, runtime -> driver API calls) the lane is the
+// nesting depth; rows whose events overlap freely (NVTX start/end ranges) are spread over lanes
+// first-fit and also get an interval index (see index/interval_index.h).
+#pragma once
+
+#include "ids.h"
+#include "time.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace sightline {
+
+enum class TrackKind : uint8_t {
+    CudaApi = 0,          // per thread: CUDA runtime and driver calls
+    Nvtx = 1,             // per thread and domain: NVTX ranges and marks
+    OsRuntime = 2,        // per thread: OS runtime library calls
+    Kernels = 3,          // per stream: CUDA kernels
+    Memory = 4,           // per stream: memcpy and memset
+    Synchronization = 5,  // per stream: CUDA synchronization
+};
+constexpr int kTrackKindCount = 6;
+
+constexpr bool isGpuKind(TrackKind k) { return k == TrackKind::Kernels || k == TrackKind::Memory || k == TrackKind::Synchronization; }
+
+// Which optional columns a kind fills.
+constexpr bool hasCorrelation(TrackKind k) { return k != TrackKind::Nvtx && k != TrackKind::OsRuntime; }
+constexpr bool hasDetail(TrackKind k) { return k != TrackKind::OsRuntime; }
+constexpr bool hasValue(TrackKind k) { return k == TrackKind::Memory || k == TrackKind::OsRuntime; }
+
+// Identifies a track: host tracks use pid/tid (and domain for NVTX), GPU tracks use
+// pid/device/context/stream. Unused fields stay zero.
+struct TrackKey
+{
+    TrackKind kind = TrackKind::CudaApi;
+    Pid pid;
+    Tid tid;
+    DomainId domain;
+    DeviceId device;
+    ContextId context;
+    StreamId stream;
+    friend auto operator<=>(const TrackKey&, const TrackKey&) = default;
+};
+
+// The columns. `correlation`, `detail` and `value` are empty for kinds that do not use them.
+//  detail: CudaApi -> ApiResult id, Kernels -> KernelLaunch id, Memory -> MemoryOp id,
+//          Synchronization -> SyncOp id, Nvtx -> NvtxAttributes id (Trace descriptor tables).
+//  value:  Memory -> bytes, OsRuntime -> return value.
+struct EventColumns
+{
+    std::vector<Timestamp> start;
+    std::vector<Timestamp> end;
+    std::vector<StringId> name;
+    std::vector<CorrelationId> correlation;
+    std::vector<uint32_t> detail;
+    std::vector<int64_t> value;
+
+    size_t size() const { return start.size(); }
+    size_t residentBytes() const;
+    void reserve(size_t n, TrackKind kind);
+    friend bool operator==(const EventColumns&, const EventColumns&) = default;
+};
+
+struct IndexRange
+{
+    uint32_t begin = 0;
+    uint32_t end = 0;
+    uint32_t size() const { return end - begin; }
+    bool empty() const { return end == begin; }
+    friend bool operator==(IndexRange, IndexRange) = default;
+};
+
+struct Track
+{
+    TrackKey key;
+    EventColumns events;                  // lane-major
+    std::vector<uint32_t> laneBegin {0};  // laneCount() + 1 offsets into events
+    bool nested = true;                   // false: events overlap freely, see interval index
+
+    size_t size() const { return events.size(); }
+    uint32_t laneCount() const { return uint32_t(laneBegin.size() - 1); }
+    IndexRange lane(uint32_t l) const { return {laneBegin[l], laneBegin[l + 1]}; }
+    uint32_t laneOf(uint32_t index) const;  // the lane (depth) holding an event
+    Duration duration(uint32_t i) const { return events.end[i] - events.start[i]; }
+};
+
+// A reference to one event: its track and its lane-major index there.
+struct EventRef
+{
+    TrackId track;
+    uint32_t index = 0;
+    friend auto operator<=>(const EventRef&, const EventRef&) = default;
+};
+
+} // namespace sightline

@@ -1,0 +1,56 @@
+// The .rep container, the on-disk framing around the protobuf chunks:
+//
+//   preamble  "\x89SLREP\r\n" (8 bytes), u16 major, u16 minor, u32 reserved   (little endian)
+//   frame*    u32 compressedSize, u32 rawSize, u32 chunkKind, then a zstd frame (with content
+//             checksum) holding one serialized sightline.rep.Chunk
+//   trailer   u64 offset of the footer frame, "SLREPEND"
+//
+// The footer frame lists every frame's offset, so a reader can hand frames to threads at once.
+// A file without a valid trailer was cut short: frames are then found by walking from the
+// preamble, and every frame that is complete and decodes is kept.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sightline::rep {
+
+constexpr std::string_view kMagic {"\x89SLREP\r\n", 8};
+constexpr std::string_view kTrailerMagic {"SLREPEND", 8};
+constexpr uint16_t kFormatMajor = 1;
+constexpr uint16_t kFormatMinor = 0;
+constexpr size_t kPreambleSize = 16;
+constexpr size_t kFrameHeaderSize = 12;
+constexpr size_t kTrailerSize = 16;
+
+// The oneof field numbers of Chunk.body, also stored in each frame header.
+enum class ChunkKind : uint32_t {
+    Header = 1, Strings = 2, Entities = 3, Descriptors = 4, Tracks = 5, Events = 6, Diagnostics = 7, Footer = 8,
+};
+
+struct FrameHeader
+{
+    uint32_t compressedSize = 0;
+    uint32_t rawSize = 0;
+    ChunkKind kind = ChunkKind::Header;
+};
+
+std::string encodePreamble();
+std::string encodeFrameHeader(const FrameHeader& header);
+std::string encodeTrailer(uint64_t footerOffset);
+
+// Little-endian readers over a byte span; callers check sizes first.
+uint16_t readU16(const unsigned char* p);
+uint32_t readU32(const unsigned char* p);
+uint64_t readU64(const unsigned char* p);
+
+FrameHeader decodeFrameHeader(const unsigned char* p);
+
+// zstd with a content checksum. decompress returns false when the data is damaged.
+std::string compress(std::string_view raw, int level);
+bool decompress(std::span<const unsigned char> compressed, size_t rawSize, std::string& out);
+
+} // namespace sightline::rep

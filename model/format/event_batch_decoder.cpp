@@ -1,0 +1,124 @@
+#include "event_batch_decoder.h"
+
+namespace sightline {
+
+EventBatchDecoder::EventBatchDecoder(Trace& trace, std::string path) : m_trace(trace), m_path(std::move(path)) {}
+
+void EventBatchDecoder::allocate()
+{
+    m_received.clear();
+    for (Track& track : m_trace.tracks) {
+        const size_t n = track.laneBegin.back();
+        EventColumns& ev = track.events;
+        ev.start.resize(n);
+        ev.end.resize(n);
+        ev.name.resize(n);
+        if (hasCorrelation(track.key.kind)) ev.correlation.resize(n);
+        if (hasDetail(track.key.kind)) ev.detail.resize(n);
+        if (hasValue(track.key.kind)) ev.value.resize(n);
+        m_received.emplace_back(new std::atomic<uint32_t>[track.laneCount()]);
+        for (uint32_t l = 0; l < track.laneCount(); ++l) m_received.back()[l] = 0;
+    }
+}
+
+std::string EventBatchDecoder::damaged(uint64_t offset, const std::string& what) const
+{
+    return "'" + m_path + "' is damaged: " + what + " (chunk at byte " + std::to_string(offset)
+        + "); the report cannot be opened, record or export it again.";
+}
+
+size_t EventBatchDecoder::descriptorCount(TrackKind kind) const
+{
+    switch (kind) {
+    case TrackKind::CudaApi: return m_trace.apiResults.size();
+    case TrackKind::Kernels: return m_trace.kernelLaunches.size();
+    case TrackKind::Memory: return m_trace.memoryOps.size();
+    case TrackKind::Synchronization: return m_trace.syncOps.size();
+    case TrackKind::Nvtx: return m_trace.nvtxAttributes.size();
+    case TrackKind::OsRuntime: return 0;
+    }
+    return 0;
+}
+
+std::string EventBatchDecoder::decode(const rep::EventBatch& b, uint64_t offset)
+{
+    if (b.track() >= m_trace.tracks.size()) return damaged(offset, "an event batch names a track that does not exist");
+    Track& track = m_trace.tracks[b.track()];
+    if (b.lane() >= track.laneCount()) return damaged(offset, "an event batch names a lane that does not exist");
+    const IndexRange lane = track.lane(b.lane());
+    const uint64_t first = b.first_index(), count = b.count();
+    if (first < lane.begin || first + count > lane.end) return damaged(offset, "an event batch lies outside its lane");
+    const TrackKind kind = track.key.kind;
+    const auto expect = [&](int size, bool present) { return size_t(size) == (present ? count : 0); };
+    if (!expect(b.start_delta_size(), true) || !expect(b.duration_size(), true) || !expect(b.name_size(), true)
+        || !expect(b.correlation_delta_size(), hasCorrelation(kind)) || !expect(b.detail_size(), hasDetail(kind))
+        || !expect(b.value_size(), hasValue(kind)))
+        return damaged(offset, "an event batch has columns of the wrong length");
+
+    EventColumns& ev = track.events;
+    const size_t strings = m_trace.strings.size();
+    const size_t descriptors = descriptorCount(kind);
+    constexpr uint64_t kMaxTime = uint64_t(1) << 62;
+    uint64_t t = 0;
+    Timestamp previousEnd = INT64_MIN;
+    for (uint32_t k = 0; k < count; ++k) {
+        const uint64_t duration = b.duration(int(k));
+        t += b.start_delta(int(k));
+        if (t >= kMaxTime || duration >= kMaxTime) return damaged(offset, "an event has an impossible time");
+        const Timestamp start = Timestamp(t), end = Timestamp(t + duration);
+        if (start < previousEnd) return damaged(offset, "events of one lane overlap");
+        previousEnd = effectiveEnd(start, end);
+        const uint32_t name = b.name(int(k));
+        if (name >= strings) return damaged(offset, "an event names a string that does not exist");
+        const size_t i = first + k;
+        ev.start[i] = start;
+        ev.end[i] = end;
+        ev.name[i] = StringId(name);
+    }
+    if (hasCorrelation(kind)) {
+        int64_t c = 0;
+        for (uint32_t k = 0; k < count; ++k) {
+            c += b.correlation_delta(int(k));
+            ev.correlation[first + k] = CorrelationId(uint32_t(c));
+        }
+    }
+    if (hasDetail(kind)) {
+        for (uint32_t k = 0; k < count; ++k) {
+            const uint32_t d = b.detail(int(k));
+            if (d >= descriptors) return damaged(offset, "an event names a descriptor that does not exist");
+            ev.detail[first + k] = d;
+        }
+    }
+    if (hasValue(kind))
+        for (uint32_t k = 0; k < count; ++k) ev.value[first + k] = b.value(int(k));
+    m_received[b.track()][b.lane()] += uint32_t(count);
+    return {};
+}
+
+std::string EventBatchDecoder::checkComplete() const
+{
+    for (size_t t = 0; t < m_trace.tracks.size(); ++t)
+        for (uint32_t l = 0; l < m_trace.tracks[t].laneCount(); ++l)
+            if (m_received[t][l] != m_trace.tracks[t].lane(l).size())
+                return "'" + m_path + "' is damaged: its index lists events that are missing from the file; "
+                       "the report cannot be opened, record or export it again.";
+    return {};
+}
+
+size_t EventBatchDecoder::receivedEvents() const
+{
+    size_t n = 0;
+    for (size_t t = 0; t < m_trace.tracks.size(); ++t)
+        for (uint32_t l = 0; l < m_trace.tracks[t].laneCount(); ++l) n += m_received[t][l];
+    return n;
+}
+
+std::vector<std::vector<uint32_t>> EventBatchDecoder::receivedPerLane() const
+{
+    std::vector<std::vector<uint32_t>> out(m_trace.tracks.size());
+    for (size_t t = 0; t < m_trace.tracks.size(); ++t)
+        for (uint32_t l = 0; l < m_trace.tracks[t].laneCount(); ++l) out[t].push_back(m_received[t][l]);
+    return out;
+}
+
+} // namespace sightline

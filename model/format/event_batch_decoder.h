@@ -1,0 +1,40 @@
+// Decodes event batches straight into a Trace's preallocated columns. Batches touch disjoint
+// index ranges, so several threads may decode at once. Every id and index is checked before it
+// is stored: a damaged batch yields an error sentence, never an out-of-range event.
+#pragma once
+
+#include "../core/trace.h"
+#include "model/format/report.pb.h"
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sightline {
+
+class EventBatchDecoder
+{
+public:
+    EventBatchDecoder(Trace& trace, std::string path);
+
+    // Sizes every track's columns from its lane sizes.
+    void allocate();
+    // Decodes one batch; returns "" or the error sentence. Thread-safe for distinct batches.
+    std::string decode(const rep::EventBatch& batch, uint64_t frameOffset);
+
+    // "" when every lane received all its events, else the error sentence.
+    std::string checkComplete() const;
+    size_t receivedEvents() const;
+    std::vector<std::vector<uint32_t>> receivedPerLane() const;
+
+private:
+    std::string damaged(uint64_t offset, const std::string& what) const;
+    size_t descriptorCount(TrackKind kind) const;
+
+    Trace& m_trace;
+    std::string m_path;
+    std::vector<std::unique_ptr<std::atomic<uint32_t>[]>> m_received;  // per track, per lane
+};
+
+} // namespace sightline

@@ -1,0 +1,85 @@
+#include "frame_index.h"
+
+#include "model/format/report.pb.h"
+
+namespace sightline::rep {
+namespace {
+
+bool validKind(uint32_t kind) { return kind >= uint32_t(ChunkKind::Header) && kind <= uint32_t(ChunkKind::Footer); }
+
+bool fits(std::span<const unsigned char> file, uint64_t offset, const FrameHeader& h)
+{
+    return offset + kFrameHeaderSize + uint64_t(h.compressedSize) <= file.size();
+}
+
+// Reads the frame list from the footer; false when the trailer or footer is missing or bad.
+bool readFooter(std::span<const unsigned char> file, FrameIndex& index)
+{
+    if (file.size() < kPreambleSize + kTrailerSize) return false;
+    const unsigned char* trailer = file.data() + file.size() - kTrailerSize;
+    if (std::string_view(reinterpret_cast<const char*>(trailer + 8), 8) != kTrailerMagic) return false;
+    const uint64_t footerOffset = readU64(trailer);
+    if (footerOffset < kPreambleSize || footerOffset + kFrameHeaderSize > file.size() - kTrailerSize) return false;
+    const FrameHeader h = decodeFrameHeader(file.data() + footerOffset);
+    if (h.kind != ChunkKind::Footer || !fits(file, footerOffset, h)) return false;
+    std::string raw;
+    if (!decompress(file.subspan(footerOffset + kFrameHeaderSize, h.compressedSize), h.rawSize, raw)) return false;
+    Chunk chunk;
+    if (!chunk.ParseFromString(raw) || !chunk.has_footer()) return false;
+    for (const auto& entry : chunk.footer().chunks()) {
+        if (entry.offset() + kFrameHeaderSize > footerOffset) return false;
+        const FrameHeader fh = decodeFrameHeader(file.data() + entry.offset());
+        if (uint32_t(fh.kind) != entry.kind() || !fits(file, entry.offset(), fh)) return false;
+        index.frames.push_back({entry.offset(), fh});
+    }
+    index.validBytes = file.size();
+    return true;
+}
+
+} // namespace
+
+FrameIndex indexFrames(std::span<const unsigned char> file, const std::string& path)
+{
+    FrameIndex index;
+    if (file.empty()) {
+        index.error = "'" + path + "' is empty, so it holds no report; record or export it again.";
+        return index;
+    }
+    if (file.size() < kMagic.size() || std::string_view(reinterpret_cast<const char*>(file.data()), kMagic.size()) != kMagic) {
+        index.error = "'" + path + "' is not a Sightline report (.rep): it does not start with the report "
+                      "signature; open a .rep file, or an Nsight Systems SQLite export or PyTorch trace to import.";
+        return index;
+    }
+    if (file.size() < kPreambleSize) {
+        index.error = "'" + path + "' is cut short inside its header and holds no data; record it again.";
+        return index;
+    }
+    const uint16_t major = readU16(file.data() + 8);
+    if (major > kFormatMajor) {
+        index.error = "'" + path + "' uses report format " + std::to_string(major) + ", newer than this Sightline reads ("
+            + std::to_string(kFormatMajor) + "); update Sightline to open it.";
+        return index;
+    }
+    if (readFooter(file, index)) {
+        index.complete = true;
+        return index;
+    }
+    index.frames.clear();
+    uint64_t offset = kPreambleSize;
+    index.validBytes = offset;
+    while (offset + kFrameHeaderSize <= file.size()) {
+        const FrameHeader h = decodeFrameHeader(file.data() + offset);
+        if (!validKind(uint32_t(h.kind))) {
+            index.error = "'" + path + "' is damaged: the data at byte " + std::to_string(offset)
+                + " is not a report chunk; the file cannot be read past it.";
+            return index;
+        }
+        if (!fits(file, offset, h)) break;
+        if (h.kind != ChunkKind::Footer) index.frames.push_back({offset, h});
+        offset += kFrameHeaderSize + h.compressedSize;
+        index.validBytes = offset;
+    }
+    return index;
+}
+
+} // namespace sightline::rep

@@ -1,0 +1,36 @@
+// Finding the frames of a .rep file: from the footer when the file is complete, else by
+// walking frame headers from the preamble (a report cut short), keeping every frame that fits.
+#pragma once
+
+#include "container.h"
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace sightline::rep {
+
+struct FrameRef
+{
+    uint64_t offset = 0;      // of the frame header
+    FrameHeader header;
+};
+
+struct FrameIndex
+{
+    std::vector<FrameRef> frames;   // file order, footer excluded
+    bool complete = false;          // a valid trailer and footer were found
+    uint64_t validBytes = 0;        // bytes up to the end of the last whole frame
+    std::string error;              // set when the file is not a report, or damaged beyond reading
+};
+
+// `file` is the whole file. `path` is used in error sentences only.
+FrameIndex indexFrames(std::span<const unsigned char> file, const std::string& path);
+
+// The compressed bytes of a frame.
+inline std::span<const unsigned char> framePayload(std::span<const unsigned char> file, const FrameRef& frame)
+{
+    return file.subspan(frame.offset + kFrameHeaderSize, frame.header.compressedSize);
+}
+
+} // namespace sightline::rep

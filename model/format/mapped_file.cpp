@@ -1,0 +1,46 @@
+#include "mapped_file.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace sightline {
+
+MappedFile::~MappedFile()
+{
+    if (m_data && m_size) munmap(const_cast<unsigned char*>(m_data), m_size);
+}
+
+bool MappedFile::open(const std::string& path, std::string& error)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        error = std::strerror(errno);
+        return false;
+    }
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        error = S_ISDIR(st.st_mode) ? "it is a folder" : "it is not a regular file";
+        ::close(fd);
+        return false;
+    }
+    m_size = size_t(st.st_size);
+    if (m_size > 0) {
+        void* p = mmap(nullptr, m_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p == MAP_FAILED) {
+            error = std::strerror(errno);
+            ::close(fd);
+            m_size = 0;
+            return false;
+        }
+        madvise(p, m_size, MADV_WILLNEED);
+        m_data = static_cast<const unsigned char*>(p);
+    }
+    ::close(fd);
+    return true;
+}
+
+} // namespace sightline

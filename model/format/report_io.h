@@ -1,0 +1,40 @@
+// Writing and reading .rep reports (the container is described in format/container.h).
+// readReport decodes chunks in parallel straight into the final columns, reports progress in
+// bytes, can be cancelled, and recovers the complete prefix of a report that was cut short
+// (with a diagnostic saying what was lost). Every failure is one sentence naming the file.
+#pragma once
+
+#include "../core/result.h"
+#include "../core/trace.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace sightline {
+
+struct WriteOptions
+{
+    int zstdLevel = 3;
+    uint32_t eventsPerChunk = 1u << 16;
+};
+
+// Writes `trace` to `path` (through a temporary file renamed at the end). Returns an empty
+// string on success, else the error sentence.
+std::string writeReport(const Trace& trace, const std::string& path, const WriteOptions& options = {});
+
+struct ReadOptions
+{
+    unsigned threads = 0;                                            // 0: all cores
+    std::function<void(uint64_t bytesDone, uint64_t bytesTotal)> progress;  // any thread
+    const std::atomic<bool>* cancel = nullptr;                       // set to stop early
+    bool buildIndexes = true;
+};
+
+Result<Trace> readReport(const std::string& path, const ReadOptions& options = {});
+
+// True when the file starts with the .rep magic.
+bool looksLikeReport(const std::string& path);
+
+} // namespace sightline

@@ -1,0 +1,210 @@
+// Reads a .rep file into a Trace. Small chunks (header, strings, entities, descriptors,
+// tracks, diagnostics) are decoded first, in file order; the track list gives every lane's
+// size, so the columns are allocated once and the event batches are then decoded on all cores
+// straight into their final place. A report cut short keeps each lane's complete prefix.
+#include "event_batch_decoder.h"
+#include "frame_index.h"
+#include "mapped_file.h"
+#include "proto_convert.h"
+#include "report_io.h"
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+namespace sightline {
+namespace {
+
+using rep::ChunkKind;
+
+bool decodeChunk(std::span<const unsigned char> file, const rep::FrameRef& frame, rep::Chunk& chunk, std::string& scratch)
+{
+    return rep::decompress(rep::framePayload(file, frame), frame.header.rawSize, scratch) && chunk.ParseFromString(scratch);
+}
+
+std::string damaged(const std::string& path, uint64_t offset, const std::string& what)
+{
+    return "'" + path + "' is damaged: " + what + " (chunk at byte " + std::to_string(offset)
+        + "); the report cannot be opened, record or export it again.";
+}
+
+Track makeTrack(const rep::TrackDescriptor& d)
+{
+    Track t;
+    t.key.kind = TrackKind(d.kind());
+    t.key.pid = Pid(d.pid());
+    t.key.tid = Tid(d.tid());
+    t.key.domain = DomainId(d.domain());
+    t.key.device = DeviceId(d.device());
+    t.key.context = ContextId(d.context());
+    t.key.stream = StreamId(d.stream());
+    t.nested = d.nested();
+    t.laneBegin.assign(1, 0);
+    uint64_t total = 0;
+    for (uint32_t size : d.lane_sizes()) {
+        total += size;
+        t.laneBegin.push_back(uint32_t(std::min<uint64_t>(total, UINT32_MAX)));
+    }
+    return t;
+}
+
+// Decodes the non-event chunks; returns an error sentence or "".
+std::string readStructure(std::span<const unsigned char> file, const rep::FrameIndex& index, const std::string& path,
+                          Trace& trace, bool& sawTracks)
+{
+    std::string scratch;
+    bool sawHeader = false;
+    for (const auto& frame : index.frames) {
+        if (frame.header.kind == ChunkKind::Events) continue;
+        rep::Chunk chunk;
+        if (!decodeChunk(file, frame, chunk, scratch)) return damaged(path, frame.offset, "a chunk fails its checksum");
+        switch (frame.header.kind) {
+        case ChunkKind::Header:
+            if (chunk.header().format_major() > rep::kFormatMajor)
+                return "'" + path + "' uses a newer report format; update Sightline to open it.";
+            trace.metadata = rep::fromProto(chunk.header());
+            sawHeader = true;
+            break;
+        case ChunkKind::Strings:
+            if (chunk.strings().first_id() > trace.strings.size())
+                return damaged(path, frame.offset, "a string table increment is out of order");
+            for (int i = int(trace.strings.size() - chunk.strings().first_id()); i < chunk.strings().values_size(); ++i)
+                trace.strings.append(chunk.strings().values(i));
+            break;
+        case ChunkKind::Entities: rep::fromProto(chunk.entities(), trace); break;
+        case ChunkKind::Descriptors: rep::fromProto(chunk.descriptors(), trace); break;
+        case ChunkKind::Tracks:
+            for (const auto& d : chunk.tracks().tracks()) trace.tracks.push_back(makeTrack(d));
+            sawTracks = true;
+            break;
+        case ChunkKind::Diagnostics: rep::fromProto(chunk.diagnostics(), trace.diagnostics); break;
+        default: break;
+        }
+    }
+    if (!sawHeader) return "'" + path + "' is cut short before its header and holds no data; record it again.";
+    return {};
+}
+
+// After a cut: keep, per lane, the events that arrived (each lane's batches form a prefix).
+size_t keepReceivedPrefixes(Trace& trace, const std::vector<std::vector<uint32_t>>& received)
+{
+    size_t lost = 0;
+    for (size_t t = 0; t < trace.tracks.size(); ++t) {
+        Track& track = trace.tracks[t];
+        EventColumns& ev = track.events;
+        std::vector<uint32_t> laneBegin {0};
+        uint32_t out = 0;
+        for (uint32_t l = 0; l < track.laneCount(); ++l) {
+            const IndexRange lane = track.lane(l);
+            const uint32_t keep = std::min(received[t][l], lane.size());
+            lost += lane.size() - keep;
+            auto move = [&](auto& column) {
+                if (!column.empty()) std::copy(column.begin() + lane.begin, column.begin() + lane.begin + keep, column.begin() + out);
+            };
+            move(ev.start), move(ev.end), move(ev.name), move(ev.correlation), move(ev.detail), move(ev.value);
+            out += keep;
+            laneBegin.push_back(out);
+        }
+        auto shrink = [&](auto& column) {
+            if (!column.empty()) {
+                column.resize(out);
+                column.shrink_to_fit();
+            }
+        };
+        shrink(ev.start), shrink(ev.end), shrink(ev.name), shrink(ev.correlation), shrink(ev.detail), shrink(ev.value);
+        track.laneBegin = std::move(laneBegin);
+    }
+    return lost;
+}
+
+} // namespace
+
+bool looksLikeReport(const std::string& path)
+{
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return false;
+    char magic[8] = {};
+    const size_t n = std::fread(magic, 1, sizeof magic, f);
+    std::fclose(f);
+    return n == sizeof magic && std::string_view(magic, 8) == rep::kMagic;
+}
+
+Result<Trace> readReport(const std::string& path, const ReadOptions& options)
+{
+    MappedFile mapped;
+    std::string openError;
+    if (!mapped.open(path, openError))
+        return Result<Trace>::failure("Cannot open '" + path + "': " + openError + ".");
+    const auto file = mapped.bytes();
+    const rep::FrameIndex index = rep::indexFrames(file, path);
+    if (!index.error.empty()) return Result<Trace>::failure(index.error);
+
+    Trace trace;
+    bool sawTracks = false;
+    if (std::string error = readStructure(file, index, path, trace, sawTracks); !error.empty())
+        return Result<Trace>::failure(error);
+    if (index.complete && !sawTracks) return Result<Trace>::failure(damaged(path, 0, "the track list is missing"));
+
+    EventBatchDecoder decoder(trace, path);
+    decoder.allocate();
+    std::vector<const rep::FrameRef*> batches;
+    uint64_t batchBytes = 0;
+    for (const auto& frame : index.frames)
+        if (frame.header.kind == ChunkKind::Events) {
+            batches.push_back(&frame);
+            batchBytes += frame.header.compressedSize;
+        }
+
+    std::atomic<size_t> next {0};
+    std::atomic<uint64_t> bytesDone {0};
+    std::atomic<bool> failed {false};
+    std::mutex errorMutex;
+    std::string firstError;
+    auto work = [&] {
+        std::string scratch;
+        rep::Chunk chunk;
+        for (size_t i; !failed && (i = next.fetch_add(1)) < batches.size();) {
+            if (options.cancel && options.cancel->load()) {
+                failed = true;
+                break;
+            }
+            const rep::FrameRef& frame = *batches[i];
+            std::string error;
+            if (!decodeChunk(file, frame, chunk, scratch) || !chunk.has_events())
+                error = damaged(path, frame.offset, "an event batch fails its checksum");
+            else
+                error = decoder.decode(chunk.events(), frame.offset);
+            if (!error.empty()) {
+                std::lock_guard lock(errorMutex);
+                if (firstError.empty()) firstError = error;
+                failed = true;
+                break;
+            }
+            const uint64_t done = bytesDone.fetch_add(frame.header.compressedSize) + frame.header.compressedSize;
+            if (options.progress) options.progress(done, batchBytes);
+        }
+    };
+    {
+        unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+        std::vector<std::jthread> pool;
+        for (unsigned t = 1; t < std::min<size_t>(threads, batches.size()); ++t) pool.emplace_back(work);
+        work();
+    }
+    if (options.cancel && options.cancel->load()) return Result<Trace>::failure("Loading '" + path + "' was cancelled.");
+    if (!firstError.empty()) return Result<Trace>::failure(firstError);
+
+    if (index.complete) {
+        if (std::string error = decoder.checkComplete(); !error.empty()) return Result<Trace>::failure(error);
+    } else {
+        const size_t kept = decoder.receivedEvents();
+        const size_t lost = keepReceivedPrefixes(trace, decoder.receivedPerLane());
+        trace.diagnostics.push_back({Severity::Warning, "reader",
+            "The report was cut short after " + std::to_string(index.validBytes) + " of " + std::to_string(file.size())
+                + " bytes: " + std::to_string(kept) + " events were recovered"
+                + (sawTracks ? " and " + std::to_string(lost) + " events after the cut are lost." : "; the track list and all events after it are lost.")});
+    }
+    if (options.buildIndexes) trace.buildIndexes(options.threads);
+    return trace;
+}
+
+} // namespace sightline

@@ -1,0 +1,200 @@
+// Writes a Trace as a .rep file: preamble, header, string increments, entities, descriptors,
+// track list, one event batch per (track, lane, slice of eventsPerChunk events), diagnostics,
+// footer and trailer. Batches are encoded and compressed on all cores; frames are written in
+// a fixed order, so equal traces give byte-identical files.
+#include "proto_convert.h"
+#include "report_io.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+namespace sightline {
+namespace {
+
+using rep::ChunkKind;
+
+struct BatchSpec
+{
+    uint32_t track, lane, first, count;
+};
+
+void encodeBatch(const Track& track, const BatchSpec& spec, rep::EventBatch& out)
+{
+    const EventColumns& ev = track.events;
+    out.set_track(spec.track);
+    out.set_lane(spec.lane);
+    out.set_first_index(spec.first);
+    out.set_count(spec.count);
+    const uint32_t begin = spec.first, end = spec.first + spec.count;
+    auto* start = out.mutable_start_delta();
+    auto* duration = out.mutable_duration();
+    auto* name = out.mutable_name();
+    start->Reserve(int(spec.count));
+    duration->Reserve(int(spec.count));
+    name->Reserve(int(spec.count));
+    Timestamp previous = 0;
+    for (uint32_t i = begin; i < end; ++i) {
+        start->AddAlreadyReserved(uint64_t(ev.start[i] - previous));
+        previous = ev.start[i];
+        duration->AddAlreadyReserved(uint64_t(ev.end[i] - ev.start[i]));
+        name->AddAlreadyReserved(ev.name[i].value);
+    }
+    if (!ev.correlation.empty()) {
+        auto* corr = out.mutable_correlation_delta();
+        corr->Reserve(int(spec.count));
+        int64_t prev = 0;
+        for (uint32_t i = begin; i < end; ++i) {
+            corr->AddAlreadyReserved(int64_t(ev.correlation[i].value) - prev);
+            prev = ev.correlation[i].value;
+        }
+    }
+    if (!ev.detail.empty()) out.mutable_detail()->Add(ev.detail.begin() + begin, ev.detail.begin() + end);
+    if (!ev.value.empty()) out.mutable_value()->Add(ev.value.begin() + begin, ev.value.begin() + end);
+}
+
+class FrameWriter
+{
+public:
+    FrameWriter(std::ofstream& out, int level) : m_out(out), m_level(level) {}
+
+    std::string compressChunk(const rep::Chunk& chunk, ChunkKind kind) const
+    {
+        const std::string raw = chunk.SerializeAsString();
+        const std::string packed = rep::compress(raw, m_level);
+        return rep::encodeFrameHeader({uint32_t(packed.size()), uint32_t(raw.size()), kind}) + packed;
+    }
+
+    void write(const std::string& frame, ChunkKind kind, rep::Footer& footer, const BatchSpec* batch = nullptr)
+    {
+        auto* entry = footer.add_chunks();
+        entry->set_offset(m_offset);
+        entry->set_kind(uint32_t(kind));
+        if (batch) {
+            entry->set_track(batch->track);
+            entry->set_lane(batch->lane);
+            entry->set_first_index(batch->first);
+            entry->set_count(batch->count);
+        }
+        writeRaw(frame);
+    }
+
+    void writeRaw(const std::string& bytes)
+    {
+        m_out.write(bytes.data(), std::streamsize(bytes.size()));
+        m_offset += bytes.size();
+    }
+    uint64_t offset() const { return m_offset; }
+
+private:
+    std::ofstream& m_out;
+    int m_level;
+    uint64_t m_offset = 0;
+};
+
+std::vector<BatchSpec> planBatches(const Trace& trace, uint32_t eventsPerChunk)
+{
+    std::vector<BatchSpec> batches;
+    for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+        const Track& track = trace.tracks[t];
+        for (uint32_t l = 0; l < track.laneCount(); ++l) {
+            const IndexRange lane = track.lane(l);
+            for (uint32_t first = lane.begin; first < lane.end; first += eventsPerChunk)
+                batches.push_back({t, l, first, std::min(eventsPerChunk, lane.end - first)});
+        }
+    }
+    return batches;
+}
+
+} // namespace
+
+std::string writeReport(const Trace& trace, const std::string& path, const WriteOptions& options)
+{
+    const std::string temporary = path + ".tmp";
+    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+    if (!file) return "Cannot write the report '" + path + "': the folder is missing or not writable; choose another output path.";
+    FrameWriter frames(file, options.zstdLevel);
+    rep::Footer footer;
+    frames.writeRaw(rep::encodePreamble());
+
+    auto writeChunk = [&](auto fill, ChunkKind kind) {
+        rep::Chunk chunk;
+        fill(chunk);
+        frames.write(frames.compressChunk(chunk, kind), kind, footer);
+    };
+    writeChunk([&](rep::Chunk& c) { rep::toProto(trace.metadata, *c.mutable_header()); }, ChunkKind::Header);
+    constexpr uint32_t kStringsPerChunk = 1u << 16;
+    for (uint32_t first = 0; first < trace.strings.size(); first += kStringsPerChunk) {
+        writeChunk([&](rep::Chunk& c) {
+            auto* strings = c.mutable_strings();
+            strings->set_first_id(first);
+            const uint32_t last = std::min<uint32_t>(first + kStringsPerChunk, uint32_t(trace.strings.size()));
+            for (uint32_t i = first; i < last; ++i) strings->add_values(std::string(trace.strings[StringId(i)]));
+        }, ChunkKind::Strings);
+    }
+    writeChunk([&](rep::Chunk& c) { rep::toProto(trace, *c.mutable_entities()); }, ChunkKind::Entities);
+    writeChunk([&](rep::Chunk& c) { rep::toProto(trace, *c.mutable_descriptors()); }, ChunkKind::Descriptors);
+    writeChunk([&](rep::Chunk& c) {
+        auto* tracks = c.mutable_tracks();
+        for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+            const Track& track = trace.tracks[t];
+            auto* d = tracks->add_tracks();
+            d->set_id(t);
+            d->set_kind(uint32_t(track.key.kind));
+            d->set_pid(track.key.pid.value);
+            d->set_tid(track.key.tid.value);
+            d->set_domain(track.key.domain.value);
+            d->set_device(track.key.device.value);
+            d->set_context(track.key.context.value);
+            d->set_stream(track.key.stream.value);
+            d->set_nested(track.nested);
+            for (uint32_t l = 0; l < track.laneCount(); ++l) d->add_lane_sizes(track.lane(l).size());
+        }
+    }, ChunkKind::Tracks);
+
+    // Event batches: encode and compress in parallel, write in plan order.
+    const auto batches = planBatches(trace, std::max(1u, options.eventsPerChunk));
+    const unsigned workers = std::max(1u, std::thread::hardware_concurrency());
+    constexpr size_t kWindow = 64;  // frames held in memory at once
+    for (size_t base = 0; base < batches.size(); base += kWindow) {
+        const size_t count = std::min(kWindow, batches.size() - base);
+        std::vector<std::string> encoded(count);
+        std::atomic<size_t> next {0};
+        auto work = [&] {
+            for (size_t i; (i = next.fetch_add(1)) < count;) {
+                rep::Chunk chunk;
+                const BatchSpec& spec = batches[base + i];
+                encodeBatch(trace.tracks[spec.track], spec, *chunk.mutable_events());
+                encoded[i] = frames.compressChunk(chunk, ChunkKind::Events);
+            }
+        };
+        {
+            std::vector<std::jthread> pool;
+            for (unsigned w = 1; w < std::min<size_t>(workers, count); ++w) pool.emplace_back(work);
+            work();
+        }
+        for (size_t i = 0; i < count; ++i) frames.write(encoded[i], ChunkKind::Events, footer, &batches[base + i]);
+    }
+
+    writeChunk([&](rep::Chunk& c) { rep::toProto(trace.diagnostics, *c.mutable_diagnostics()); }, ChunkKind::Diagnostics);
+    footer.set_event_count(trace.eventCount());
+    const uint64_t footerOffset = frames.offset();
+    rep::Chunk footerChunk;
+    *footerChunk.mutable_footer() = footer;
+    frames.writeRaw(frames.compressChunk(footerChunk, ChunkKind::Footer));
+    frames.writeRaw(rep::encodeTrailer(footerOffset));
+    file.close();
+    if (!file) {
+        std::filesystem::remove(temporary);
+        return "Cannot write the report '" + path + "': the disk may be full; free some space and try again.";
+    }
+    std::error_code ec;
+    std::filesystem::rename(temporary, path, ec);
+    if (ec) return "Cannot write the report '" + path + "': " + ec.message() + ".";
+    return {};
+}
+
+} // namespace sightline

@@ -1,0 +1,27 @@
+// Window queries over one track: which events overlap a half-open time window. On a lane this
+// is two binary searches (starts and ends are both sorted there); over a whole track it is one
+// search pair per lane, or the interval index when the track's events overlap freely.
+#pragma once
+
+#include "../core/track.h"
+
+#include <vector>
+
+namespace sightline {
+
+class IntervalIndex;
+
+// The events of lane `lane` overlapping `window`, as a contiguous index range.
+IndexRange laneWindow(const Track& track, uint32_t lane, TimeRange window);
+
+// The first event of the lane whose effective end is after `t` (the lane's end if none).
+uint32_t firstEndingAfter(const Track& track, IndexRange lane, Timestamp t);
+// The first event of the lane starting at or after `t` (the lane's end if none).
+uint32_t firstStartingAtOrAfter(const Track& track, IndexRange lane, Timestamp t);
+
+// Appends the indices of all events of the track overlapping `window`, in increasing index
+// order. `overlap` is the track's interval index; it is used when the track is not nested.
+void eventsInWindow(const Track& track, const IntervalIndex& overlap, TimeRange window,
+                    std::vector<uint32_t>& out);
+
+} // namespace sightline

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The two Quick start commands (see README.md):
+#   packaging/dev.sh run    install dependencies, build, and show the bundled sample report
+#   packaging/dev.sh test   install dependencies, build, and run the whole test suite
+# Both are incremental: a second run rebuilds only what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+build=${SIGHTLINE_BUILD_DIR:-$root/build}
+
+bash packaging/install-deps.sh
+werror=OFF
+[ "${CI:-}" = "true" ] && werror=ON
+if [ ! -f "$build/build.ninja" ]; then
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIGHTLINE_WERROR=$werror
+fi
+cmake --build "$build"
+
+case "${1:-run}" in
+run)
+    sample=resources/samples/sample.rep
+    "$build/bin/sightline" info "$sample"
+    "$build/bin/sightline" stats "$sample"
+    ;;
+test)
+    cd "$build"
+    ctest --output-on-failure --timeout 900 -j"$(nproc)"
+    ;;
+*)
+    echo "usage: packaging/dev.sh run|test" >&2
+    exit 2
+    ;;
+esac

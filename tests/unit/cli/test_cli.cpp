@@ -1,0 +1,63 @@
+#include "../../test_paths.h"
+#include "../support/run_command.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+using namespace sightline::test;
+
+namespace {
+
+std::string sightlineBin() { return shellQuote((binDir() / "sightline").string()); }
+std::string sample() { return shellQuote(std::string(SIGHTLINE_SOURCE_DIR) + "/resources/samples/sample.rep"); }
+
+} // namespace
+
+TEST_CASE("sightline --version and --help")
+{
+    auto r = runCommand(sightlineBin() + " --version");
+    CHECK(r.exitCode == 0);
+    CHECK_THAT(r.out, Catch::StartsWith("sightline 0."));
+    r = runCommand(sightlineBin() + " --help");
+    CHECK(r.exitCode == 0);
+    CHECK_THAT(r.out, Catch::Contains("info") && Catch::Contains("stats") && Catch::Contains("export"));
+    for (const char* command : {"info", "stats", "export"}) {
+        r = runCommand(sightlineBin() + " " + command + " --help");
+        CHECK(r.exitCode == 0);
+        CHECK_THAT(r.out, Catch::StartsWith("Usage: sightline " + std::string(command)));
+    }
+    r = runCommand(sightlineBin() + " frobnicate");
+    CHECK(r.exitCode == 2);
+    CHECK_THAT(r.err, Catch::Contains("unknown command 'frobnicate'"));
+}
+
+TEST_CASE("sightline info describes the bundled sample")
+{
+    auto r = runCommand(sightlineBin() + " info " + sample());
+    REQUIRE(r.exitCode == 0);
+    CHECK_THAT(r.out, Catch::Contains("NVIDIA H200") && Catch::Contains("CUDA kernels") && Catch::Contains("Time span"));
+    CHECK(r.err.empty());
+}
+
+TEST_CASE("bad input gives one sentence naming the file and a non-zero exit")
+{
+    const auto dir = scratchDir("cli_bad_input");
+    const std::string text = (dir / "notes.txt").string();
+    { std::ofstream(text) << "just some text\n"; }
+    for (const std::string& file : {text, (dir / "missing.rep").string()}) {
+        for (const char* command : {"info", "stats"}) {
+            auto r = runCommand(sightlineBin() + " " + command + " " + shellQuote(file));
+            INFO(command << " " << file);
+            CHECK(r.exitCode == 1);
+            CHECK(r.out.empty());
+            CHECK_THAT(r.err, Catch::Contains(file));
+            CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+        }
+    }
+    auto r = runCommand(sightlineBin() + " stats --report no_such_report " + sample());
+    CHECK(r.exitCode != 0);
+    CHECK_THAT(r.err, Catch::Contains("cuda_gpu_kern_sum"));  // lists the valid names
+    r = runCommand(sightlineBin() + " stats --range 5:1 " + sample());
+    CHECK(r.exitCode == 2);
+}

@@ -1,0 +1,145 @@
+// `sightline stats`: the nsys-style summary reports of a trace file, as a text table, CSV or
+// JSON, for the whole trace or a time range.
+#include "cli_args.h"
+#include "commands.h"
+#include "model/stats/stats_engine.h"
+#include "model/stats/stats_table.h"
+#include "stats_output.h"
+
+#include <algorithm>
+#include <iostream>
+#include <optional>
+
+namespace sightline::cli {
+namespace {
+
+void printStatsUsage(std::ostream& out)
+{
+    out << "Usage: sightline stats [--report NAME[,NAME...]] [--format table|csv|json] [--range START:END] "
+           "FILE\n"
+           "\n"
+           "Prints Nsight Systems-style summary reports of a trace file.\n"
+           "\n"
+           "Options:\n"
+           "  -r, --report NAMES   comma-separated reports (default: all, in this order):\n"
+           "                       ";
+    const std::vector<std::string_view> names = statsReportNames();
+    for (size_t i = 0; i < names.size(); ++i)
+        out << (i > 0 ? ", " : "") << names[i];
+    out << "\n"
+           "  -f, --format FORMAT  table (default), csv or json\n"
+           "      --range S:E      only events that START in [S, E); times in ns, or with a unit\n"
+           "                       (ns, us, ms, s), e.g. --range 1.5s:2s\n"
+           "  -h, --help           show this help\n";
+}
+
+int usageError(std::string sentence)
+{
+    if (!sentence.ends_with('.')) sentence += '.';
+    std::cerr << "sightline stats: " << sentence << " Run 'sightline stats --help' for usage.\n";
+    return 2;
+}
+
+// "cuda_api_sum,nvtx_sum" -> ids; the first unknown name is a usage error.
+std::optional<std::vector<StatsReportId>> parseReportList(const std::string& list, std::string& error)
+{
+    std::vector<StatsReportId> ids;
+    size_t begin = 0;
+    while (begin <= list.size()) {
+        const size_t comma = std::min(list.find(',', begin), list.size());
+        const std::string_view name = std::string_view(list).substr(begin, comma - begin);
+        begin = comma + 1;
+        if (name.empty()) continue;
+        Result<StatsReportId> id = findStatsReport(name);
+        if (!id) {
+            error = id.error();
+            return std::nullopt;
+        }
+        ids.push_back(id.value());
+    }
+    if (ids.empty()) {
+        error = "--report needs at least one report name.";
+        return std::nullopt;
+    }
+    return ids;
+}
+
+std::string emptyNote(const StatsTable& table, const std::string& file, bool ranged)
+{
+    return "SKIPPED: " + file + " has no " + table.dataKind + " data" + (ranged ? " in the range" : "") + ".";
+}
+
+} // namespace
+
+int runStats(std::vector<std::string> arguments)
+{
+    Args args(std::move(arguments));
+    if (args.flag("help", "h")) {
+        printStatsUsage(std::cout);
+        return 0;
+    }
+    const std::optional<std::string> reportOption = args.option("report", "r");
+    const std::optional<std::string> formatOption = args.option("format", "f");
+    const std::optional<std::string> rangeOption = args.option("range");
+    const std::vector<std::string> files = args.positional();
+    if (!args.error().empty()) return usageError(args.error());
+    if (files.size() != 1) return usageError("expected exactly one trace file.");
+
+    std::vector<StatsReportId> ids;
+    if (reportOption) {
+        std::string error;
+        auto parsed = parseReportList(*reportOption, error);
+        if (!parsed) return usageError(error);
+        ids = std::move(*parsed);
+    } else {
+        for (const StatsReportInfo& info : statsReportCatalog())
+            ids.push_back(info.id);
+    }
+
+    StatsFormat format = StatsFormat::Table;
+    if (formatOption) {
+        const std::optional<StatsFormat> parsed = parseStatsFormat(*formatOption);
+        if (!parsed) return usageError("unknown format '" + *formatOption + "'; use table, csv or json.");
+        format = *parsed;
+    }
+
+    std::optional<TimeRange> range;
+    if (rangeOption) {
+        range = parseTimeRange(*rangeOption);
+        if (!range)
+            return usageError(
+                "--range '" + *rangeOption + "' is not START:END with END at or after START (e.g. 0:500ms).");
+        if (range->empty())
+            return usageError("--range '" + *rangeOption + "' is empty; END must be after START.");
+    }
+
+    const std::optional<Trace> trace = openTraceOrReport(files.front());
+    if (!trace) return 1;
+
+    std::vector<StatsTable> tables;
+    for (const StatsReport& report : computeReports(*trace, ids, range))
+        tables.push_back(toTable(report));
+
+    switch (format) {
+    case StatsFormat::Table:
+        std::cout << '\n';
+        for (const StatsTable& table : tables)
+            writeTextTable(std::cout, table, emptyNote(table, files.front(), range.has_value()));
+        break;
+    case StatsFormat::Csv:
+        for (size_t t = 0; t < tables.size(); ++t) {
+            // A single report is plain CSV; several are told apart by a title line and a blank line.
+            if (tables.size() > 1)
+                std::cout << (t > 0 ? "\n" : "") << tables[t].title << " (" << tables[t].name << ")\n";
+            writeCsv(std::cout, tables[t]);
+        }
+        break;
+    case StatsFormat::Json:
+        writeJson(std::cout, tables);
+        break;
+    }
+    std::cout.flush();
+    return std::cout ? 0 : 1;
+}
+
+} // namespace sightline::cli

@@ -1,0 +1,315 @@
+#include "stats_engine.h"
+
+#include "grouped_values.h"
+#include "model/core/event_access.h"
+#include "model/index/lane_query.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <thread>
+#include <unordered_map>
+
+namespace sightline {
+namespace {
+
+constexpr uint32_t kNoGroup = ~0u;
+
+// Dense group numbers for (class, name) keys, handed out in order of first sight. The class
+// keeps apart groups that share a name (an NVTX range's style and domain); reports grouped
+// by name alone use class 0. Lookups are one array access: one slot per interned string.
+class GroupNumbering
+{
+public:
+    struct Key
+    {
+        uint32_t cls = 0;
+        StringId name;
+    };
+
+    explicit GroupNumbering(size_t stringCount)
+        : m_stringCount(stringCount)
+    { }
+
+    uint32_t groupOf(uint32_t cls, StringId name)
+    {
+        if (cls >= m_slots.size()) m_slots.resize(size_t(cls) + 1);
+        std::vector<uint32_t>& slots = m_slots[cls];
+        if (slots.empty()) slots.assign(m_stringCount, kNoGroup);
+        const uint32_t index = name.value < m_stringCount ? name.value : 0;
+        uint32_t& slot = slots[index];
+        if (slot == kNoGroup) {
+            slot = uint32_t(m_keys.size());
+            m_keys.push_back({cls, StringId(index)});
+        }
+        return slot;
+    }
+
+    const Key& key(uint32_t group) const { return m_keys[group]; }
+
+private:
+    size_t m_stringCount;
+    std::vector<std::vector<uint32_t>> m_slots; // per class, per string
+    std::vector<Key> m_keys; // per group
+};
+
+// One lane's events whose start lies in the range.
+struct EventSpan
+{
+    const Track* track;
+    IndexRange events;
+};
+
+std::vector<EventSpan> eventsStartingIn(
+    const Trace& trace, TrackKind kind, const std::optional<TimeRange>& range)
+{
+    std::vector<EventSpan> spans;
+    for (const Track& track : trace.tracks) {
+        if (track.key.kind != kind) continue;
+        for (uint32_t lane = 0; lane < track.laneCount(); ++lane) {
+            IndexRange events = track.lane(lane);
+            if (range) {
+                const uint32_t first = firstStartingAtOrAfter(track, events, range->start);
+                const uint32_t last = firstStartingAtOrAfter(track, events, range->end);
+                events = {first, std::max(first, last)};
+            }
+            if (!events.empty()) spans.push_back({&track, events});
+        }
+    }
+    return spans;
+}
+
+// The two passes of GroupedValues over every event of `kind` starting in the range.
+// groupOf(track, i) gives an event's group or kNoGroup to leave it out; valueOf(track, i) its value.
+template <class GroupOf, class ValueOf>
+GroupedValues collect(const Trace& trace, TrackKind kind, const std::optional<TimeRange>& range,
+    GroupOf&& groupOf, ValueOf&& valueOf)
+{
+    const std::vector<EventSpan> spans = eventsStartingIn(trace, kind, range);
+    GroupedValues grouped;
+    for (const EventSpan& span : spans)
+        for (uint32_t i = span.events.begin; i < span.events.end; ++i) {
+            const uint32_t group = groupOf(*span.track, i);
+            if (group != kNoGroup) grouped.count(group);
+        }
+    grouped.startFilling();
+    for (const EventSpan& span : spans)
+        for (uint32_t i = span.events.begin; i < span.events.end; ++i) {
+            const uint32_t group = groupOf(*span.track, i);
+            if (group != kNoGroup) grouped.add(group, valueOf(*span.track, i));
+        }
+    return grouped;
+}
+
+int64_t durationOf(const Track& track, uint32_t i)
+{
+    return track.events.end[i] - track.events.start[i];
+}
+
+int64_t valueOf(const Track& track, uint32_t i)
+{
+    return i < track.events.value.size() ? track.events.value[i] : 0;
+}
+
+uint32_t detailOf(const Track& track, uint32_t i)
+{
+    return i < track.events.detail.size() ? track.events.detail[i] : kNoGroup;
+}
+
+// Summarizes every group, sorts the rows (total descending, then name, then style) and sets
+// each row's share of the report's total.
+template <class DescribeRow>
+StatsReport finish(StatsReportId id, GroupedValues& grouped, DescribeRow&& describe)
+{
+    StatsReport report;
+    report.id = id;
+    for (uint32_t g = 0; g < grouped.groupCount(); ++g) {
+        std::span<int64_t> values = grouped.values(g);
+        if (values.empty()) continue;
+        StatsRow row;
+        describe(g, row);
+        row.values = summarize(values);
+        report.rows.push_back(std::move(row));
+    }
+    std::sort(report.rows.begin(), report.rows.end(), [](const StatsRow& a, const StatsRow& b) {
+        if (a.values.total != b.values.total) return a.values.total > b.values.total;
+        if (a.name != b.name) return a.name < b.name;
+        return a.style < b.style;
+    });
+    const int64_t total = report.total();
+    if (total != 0)
+        for (StatsRow& row : report.rows)
+            row.percent = 100.0 * double(row.values.total) / double(total);
+    return report;
+}
+
+// cuda_api_sum, cuda_gpu_kern_sum and osrt_sum: durations grouped by the events' names.
+StatsReport byName(
+    const Trace& trace, StatsReportId id, TrackKind kind, const std::optional<TimeRange>& range)
+{
+    GroupNumbering numbering(trace.strings.size());
+    GroupedValues grouped = collect(
+        trace, kind, range,
+        [&](const Track& t, uint32_t i) { return numbering.groupOf(0, t.events.name[i]); }, durationOf);
+    return finish(id, grouped,
+        [&](uint32_t g, StatsRow& row) { row.name = std::string(trace.strings[numbering.key(g).name]); });
+}
+
+// cuda_gpu_mem_time_sum and cuda_gpu_mem_size_sum: grouped by operation name
+// ("[CUDA memcpy Host-to-Device]"), so pageable and pinned copies of one direction share a row.
+StatsReport byMemoryOperation(const Trace& trace, StatsReportId id, const std::optional<TimeRange>& range)
+{
+    std::vector<std::string> names;
+    std::unordered_map<std::string, uint32_t> groupOfName;
+    auto groupNamed = [&](std::string name) {
+        auto [it, added] = groupOfName.emplace(name, uint32_t(names.size()));
+        if (added) names.push_back(std::move(name));
+        return it->second;
+    };
+    std::vector<uint32_t> groupOfOp;
+    groupOfOp.reserve(trace.memoryOps.size());
+    for (const MemoryOp& op : trace.memoryOps)
+        groupOfOp.push_back(groupNamed(memoryOpName(op)));
+    // An event whose operation descriptor is missing is shown as an unknown copy, not dropped.
+    const uint32_t unknownGroup = groupNamed(memoryOpName(MemoryOp {}));
+
+    auto groupOf = [&](const Track& t, uint32_t i) {
+        const uint32_t op = detailOf(t, i);
+        return op < groupOfOp.size() ? groupOfOp[op] : unknownGroup;
+    };
+    GroupedValues grouped = id == StatsReportId::CudaGpuMemSizeSum
+        ? collect(trace, TrackKind::Memory, range, groupOf, valueOf)
+        : collect(trace, TrackKind::Memory, range, groupOf, durationOf);
+    return finish(id, grouped, [&](uint32_t g, StatsRow& row) { row.name = names[g]; });
+}
+
+// nvtx_sum: ranges grouped by (style, domain, text); marks are left out.
+StatsReport nvtxRanges(const Trace& trace, const std::optional<TimeRange>& range)
+{
+    struct RangeClass
+    {
+        NvtxStyle style;
+        DomainId domain;
+    };
+    std::vector<RangeClass> classes {{NvtxStyle::PushPop, DomainId {}}}; // class 0: no descriptor
+    std::unordered_map<uint64_t, uint32_t> classOfKey {{0, 0}};
+    std::vector<uint32_t> classOfAttributes;
+    classOfAttributes.reserve(trace.nvtxAttributes.size());
+    for (const NvtxAttributes& a : trace.nvtxAttributes) {
+        if (a.style == NvtxStyle::Mark) {
+            classOfAttributes.push_back(kNoGroup);
+            continue;
+        }
+        const uint64_t key = (uint64_t(a.domain.value) << 8) | uint64_t(a.style);
+        auto [it, added] = classOfKey.emplace(key, uint32_t(classes.size()));
+        if (added) classes.push_back({a.style, a.domain});
+        classOfAttributes.push_back(it->second);
+    }
+
+    GroupNumbering numbering(trace.strings.size());
+    GroupedValues grouped = collect(
+        trace, TrackKind::Nvtx, range,
+        [&](const Track& t, uint32_t i) {
+            const uint32_t attributes = detailOf(t, i);
+            const uint32_t cls = attributes < classOfAttributes.size() ? classOfAttributes[attributes] : 0;
+            return cls == kNoGroup ? kNoGroup : numbering.groupOf(cls, t.events.name[i]);
+        },
+        durationOf);
+    return finish(StatsReportId::NvtxSum, grouped, [&](uint32_t g, StatsRow& row) {
+        const GroupNumbering::Key& key = numbering.key(g);
+        const RangeClass& cls = classes[key.cls];
+        const std::string_view domain = trace.domainName(cls.domain);
+        row.name = domain.empty() ? std::string() : std::string(domain) + ":";
+        row.name += trace.strings[key.name];
+        row.style = cls.style;
+    });
+}
+
+TrackKind trackKindOf(StatsReportId id)
+{
+    switch (id) {
+    case StatsReportId::NvtxSum:
+        return TrackKind::Nvtx;
+    case StatsReportId::OsrtSum:
+        return TrackKind::OsRuntime;
+    case StatsReportId::CudaApiSum:
+        return TrackKind::CudaApi;
+    case StatsReportId::CudaGpuKernSum:
+        return TrackKind::Kernels;
+    case StatsReportId::CudaGpuMemTimeSum:
+    case StatsReportId::CudaGpuMemSizeSum:
+        return TrackKind::Memory;
+    }
+    return TrackKind::CudaApi;
+}
+
+} // namespace
+
+StatsReport computeReport(const Trace& trace, StatsReportId id, std::optional<TimeRange> range)
+{
+    switch (id) {
+    case StatsReportId::NvtxSum:
+        return nvtxRanges(trace, range);
+    case StatsReportId::CudaGpuMemTimeSum:
+    case StatsReportId::CudaGpuMemSizeSum:
+        return byMemoryOperation(trace, id, range);
+    case StatsReportId::OsrtSum:
+    case StatsReportId::CudaApiSum:
+    case StatsReportId::CudaGpuKernSum:
+        return byName(trace, id, trackKindOf(id), range);
+    }
+    return StatsReport {};
+}
+
+std::vector<StatsReport> computeReports(
+    const Trace& trace, std::span<const StatsReportId> ids, std::optional<TimeRange> range, unsigned threads)
+{
+    std::vector<StatsReport> reports(ids.size());
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned workers = unsigned(std::min<size_t>(threads, ids.size()));
+    if (workers <= 1) {
+        for (size_t k = 0; k < ids.size(); ++k)
+            reports[k] = computeReport(trace, ids[k], range);
+        return reports;
+    }
+
+    // Largest reports first, so that the longest one does not start last.
+    std::vector<size_t> order(ids.size());
+    for (size_t k = 0; k < order.size(); ++k)
+        order[k] = k;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return trace.eventCount(trackKindOf(ids[a])) > trace.eventCount(trackKindOf(ids[b]));
+    });
+
+    std::atomic<size_t> next {0};
+    std::vector<std::exception_ptr> failures(workers);
+    auto work = [&](unsigned worker) {
+        try {
+            for (size_t k; (k = next.fetch_add(1)) < order.size();)
+                reports[order[k]] = computeReport(trace, ids[order[k]], range);
+        } catch (...) {
+            failures[worker] = std::current_exception();
+            next.store(order.size());
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned w = 1; w < workers; ++w)
+        pool.emplace_back(work, w);
+    work(0);
+    for (std::thread& t : pool)
+        t.join();
+    for (const std::exception_ptr& failure : failures)
+        if (failure) std::rethrow_exception(failure);
+    return reports;
+}
+
+std::vector<StatsReport> computeAllReports(
+    const Trace& trace, std::optional<TimeRange> range, unsigned threads)
+{
+    std::vector<StatsReportId> ids;
+    for (const StatsReportInfo& info : statsReportCatalog())
+        ids.push_back(info.id);
+    return computeReports(trace, ids, range, threads);
+}
+
+} // namespace sightline

@@ -1,0 +1,31 @@
+// The stats engine: computes the `nsys stats` summary reports (stats_report.h) over a loaded
+// Trace, for the whole trace or a half-open range [t0, t1). With a range, an event counts when
+// its START lies in [t0, t1), whatever its end: an event that starts before t0 is left out
+// even if it runs into the range, and one that starts inside is counted whole. The CLI, the
+// Analysis Summary and the benchmarks all call these functions. The Trace is only read, so
+// reports are computed in parallel, one report per worker.
+#pragma once
+
+#include "model/core/time.h"
+#include "model/core/trace.h"
+#include "stats_report.h"
+
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace sightline {
+
+// One report. `range`: no value for the whole trace.
+StatsReport computeReport(const Trace& trace, StatsReportId id, std::optional<TimeRange> range = {});
+
+// Several reports, in the order asked, spread over `threads` workers (0: one per core, at most
+// one per report).
+std::vector<StatsReport> computeReports(const Trace& trace, std::span<const StatsReportId> ids,
+    std::optional<TimeRange> range = {}, unsigned threads = 0);
+
+// All six reports in catalog order (statsReportCatalog()).
+std::vector<StatsReport> computeAllReports(
+    const Trace& trace, std::optional<TimeRange> range = {}, unsigned threads = 0);
+
+} // namespace sightline

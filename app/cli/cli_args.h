@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/core/result.h"
+#include "model/core/time_text.h"
 #include "model/core/trace.h"
 
 #include <optional>
@@ -32,7 +33,5 @@ private:
 // Opens any trace file the model can read; prints the error sentence to stderr on failure.
 std::optional<Trace> openTraceOrReport(const std::string& path);
 
-// Parses "START:END" with optional units (ns, us, ms, s; default ns) into a half-open range.
-std::optional<TimeRange> parseTimeRange(std::string_view text);
 
 } // namespace sightline::cli

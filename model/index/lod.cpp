@@ -44,31 +44,35 @@ void LaneLod::build(const Track& track, IndexRange lane)
     const uint32_t n = lane.size();
     const uint32_t blocks = (n + kFan - 1) / kFan;
     m_busyAtBlock.assign(blocks + 1, 0);
+    m_blockStart.resize(blocks);
+    m_longestLevels.clear();
+    Level level;
+    level.index.reserve(blocks);
+    level.duration.reserve(blocks);
     Duration busy = 0;
     for (uint32_t b = 0; b < blocks; ++b) {
         m_busyAtBlock[b] = busy;
         const uint32_t first = lane.begin + b * kFan, last = std::min(first + kFan, lane.end);
-        for (uint32_t i = first; i < last; ++i) busy += track.duration(i);
+        m_blockStart[b] = track.events.start[first];
+        uint32_t best = first;
+        for (uint32_t i = first; i < last; ++i) {
+            busy += track.duration(i);
+            if (track.duration(i) > track.duration(best)) best = i;
+        }
+        level.index.push_back(best);
+        level.duration.push_back(track.duration(best));
     }
     m_busyAtBlock[blocks] = busy;
 
-    // Level 0: the longest event of each block of 16 events; level k+1: of 16 level-k entries.
-    m_longestLevels.clear();
-    std::vector<uint32_t> level;
-    for (uint32_t b = 0; b < blocks; ++b) {
-        const uint32_t first = lane.begin + b * kFan, last = std::min(first + kFan, lane.end);
-        uint32_t best = first;
-        for (uint32_t i = first + 1; i < last; ++i)
-            if (track.duration(i) > track.duration(best)) best = i;
-        level.push_back(best);
-    }
-    while (level.size() > 1) {
-        std::vector<uint32_t> up;
-        for (size_t b = 0; b < level.size(); b += kFan) {
-            uint32_t best = level[b];
-            for (size_t k = b + 1; k < std::min(level.size(), b + kFan); ++k)
-                if (track.duration(level[k]) > track.duration(best)) best = level[k];
-            up.push_back(best);
+    // Level k + 1 keeps the longest of each 16 entries of level k.
+    while (level.index.size() > 1) {
+        Level up;
+        for (size_t b = 0; b < level.index.size(); b += kFan) {
+            size_t best = b;
+            for (size_t k = b + 1; k < std::min(level.index.size(), b + kFan); ++k)
+                if (level.duration[k] > level.duration[best]) best = k;
+            up.index.push_back(level.index[best]);
+            up.duration.push_back(level.duration[best]);
         }
         m_longestLevels.push_back(std::move(level));
         level = std::move(up);
@@ -87,24 +91,40 @@ Duration LaneLod::busyBefore(const Track& track, IndexRange lane, uint32_t index
 uint32_t LaneLod::longestIn(const Track& track, IndexRange lane, uint32_t begin, uint32_t end) const
 {
     uint32_t best = LodColumn::kNoEvent;
-    auto consider = [&](uint32_t i) {
-        if (best == LodColumn::kNoEvent || track.duration(i) > track.duration(best)) best = i;
+    Duration bestDuration = -1;
+    auto consider = [&](uint32_t index, Duration duration) {
+        if (duration > bestDuration) best = index, bestDuration = duration;
     };
     // Walk up the levels: consume the partial blocks at both ends, then move to whole blocks.
     uint32_t lo = begin - lane.begin, hi = end - lane.begin;
-    auto entryAt = [&](int level, uint32_t k) { return level < 0 ? lane.begin + k : m_longestLevels[level][k]; };
+    auto take = [&](int level, uint32_t k) {
+        if (level < 0) consider(lane.begin + k, track.duration(lane.begin + k));
+        else consider(m_longestLevels[level].index[k], m_longestLevels[level].duration[k]);
+    };
     for (int level = -1; lo < hi; ++level) {
         const bool top = level + 1 == int(m_longestLevels.size());
         if (hi - lo <= 2 * kFan || top) {
-            for (uint32_t k = lo; k < hi; ++k) consider(entryAt(level, k));
+            for (uint32_t k = lo; k < hi; ++k) take(level, k);
             break;
         }
-        while (lo % kFan != 0) consider(entryAt(level, lo++));
-        while (hi % kFan != 0) consider(entryAt(level, --hi));
+        while (lo % kFan != 0) take(level, lo++);
+        while (hi % kFan != 0) take(level, --hi);
         lo /= kFan;
         hi /= kFan;
     }
     return best;
+}
+
+uint32_t LaneLod::firstStartingFrom(const Track& track, IndexRange lane, uint32_t from, Timestamp t) const
+{
+    // Find the first block starting at or after t in the small block array, then finish
+    // inside the block before it.
+    const auto& start = track.events.start;
+    const uint32_t fromBlock = (from - lane.begin) / kFan;
+    const uint32_t block = gallop(fromBlock, uint32_t(m_blockStart.size()), [&](uint32_t b) { return m_blockStart[b] >= t; });
+    const uint32_t lo = std::max(from, lane.begin + (block ? block - 1 : 0) * kFan);
+    const uint32_t hi = std::min(lane.end, lane.begin + block * kFan);
+    return gallop(lo, hi, [&](uint32_t i) { return start[i] >= t; });
 }
 
 void LaneLod::query(const Track& track, IndexRange lane, TimeRange window, std::span<LodColumn> out) const
@@ -118,8 +138,10 @@ void LaneLod::query(const Track& track, IndexRange lane, TimeRange window, std::
     for (size_t c = 0; c < out.size() && first < lane.end; ++c) {
         const Timestamp c0 = columnBoundary(window, c, out.size());
         const Timestamp c1 = std::max(columnBoundary(window, c + 1, out.size()), c0 + 1);
-        first = gallop(first, lane.end, [&](uint32_t i) { return effectiveEnd(start[i], end[i]) > c0; });
-        last = gallop(std::max(first, last), lane.end, [&](uint32_t i) { return start[i] >= c1; });
+        // Only the previous column's last event can still reach into this column.
+        first = gallop(std::max(first, last ? last - 1 : 0), lane.end,
+                       [&](uint32_t i) { return effectiveEnd(start[i], end[i]) > c0; });
+        last = firstStartingFrom(track, lane, std::max(first, last), c1);
         if (last <= first) continue;
         Duration covered = busyBefore(track, lane, last) - busyBefore(track, lane, first);
         covered -= std::max<Duration>(0, c0 - start[first]);
@@ -134,8 +156,10 @@ void LaneLod::query(const Track& track, IndexRange lane, TimeRange window, std::
 
 size_t LaneLod::residentBytes() const
 {
-    size_t bytes = m_busyAtBlock.capacity() * sizeof(Duration) + m_longestLevels.capacity() * sizeof(std::vector<uint32_t>);
-    for (const auto& level : m_longestLevels) bytes += level.capacity() * sizeof(uint32_t);
+    size_t bytes = m_busyAtBlock.capacity() * sizeof(Duration) + m_blockStart.capacity() * sizeof(Timestamp)
+        + m_longestLevels.capacity() * sizeof(Level);
+    for (const auto& level : m_longestLevels)
+        bytes += level.index.capacity() * sizeof(uint32_t) + level.duration.capacity() * sizeof(Duration);
     return bytes;
 }
 

@@ -1,6 +1,7 @@
 #include "../../test_paths.h"
 #include "../support/random_trace.h"
 #include "../support/trace_compare.h"
+#include "generate.h"
 #include "model/format/report_io.h"
 
 #include <catch2/catch.hpp>
@@ -70,4 +71,21 @@ TEST_CASE("a write into a missing folder fails with one sentence")
 {
     const std::string error = writeReport(test::randomTrace({}), "/nonexistent-folder/x.rep");
     CHECK_THAT(error, Catch::Contains("/nonexistent-folder/x.rep"));
+}
+
+TEST_CASE("a generated training-loop report reads back with every field of every event")
+{
+    gen::GeneratorOptions g;
+    g.events = 300000;
+    g.seed = 3;
+    const Trace original = gen::generateTrace(g);
+    REQUIRE(original.eventCount() == 300000);
+    const auto dir = test::scratchDir("generated_round_trip");
+    const std::string path = (dir / "gen.rep").string();
+    REQUIRE(writeReport(original, path).empty());
+    auto loaded = readReport(path);
+    REQUIRE(loaded);
+    CHECK(test::firstDifference(original, loaded.value()) == "");
+    // Every kind of event is present, so every column kind was exercised.
+    for (int k = 0; k < kTrackKindCount; ++k) CHECK(loaded->eventCount(TrackKind(k)) > 0);
 }

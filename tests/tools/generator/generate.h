@@ -1,0 +1,36 @@
+// The deterministic synthetic report generator: a realistic trace of a PyTorch data-parallel
+// training job (several processes and threads, CUDA API calls correlated to kernels and memory
+// operations on several streams of several GPUs, nested NVTX ranges, OS runtime calls) of any
+// size. Invariants: the same options give a bit-identical trace on any machine, and the trace
+// holds exactly `events` events. Used by the benchmarks, the GUI tests and the sample report.
+#pragma once
+
+#include "model/core/trace.h"
+
+#include <cstdint>
+#include <string>
+
+namespace sightline::gen {
+
+// Bumped whenever the generated trace for given options changes (benchmark caches use it).
+constexpr uint32_t kGeneratorVersion = 1;
+
+struct GeneratorOptions
+{
+    uint64_t events = 100000; // exact number of events in the trace
+    uint64_t seed = 1;
+    uint32_t processes = 2; // training ranks
+    uint32_t threadsPerProcess = 3; // main, autograd, data loader, then helper threads
+    uint32_t gpus = 2;
+    uint32_t streamsPerGpu = 4; // default (compute), NCCL, copy, side streams
+    uint32_t layers = 0; // transformer layers per iteration; 0 picks from `events`
+    unsigned buildThreads = 0; // for TraceBuilder::build; 0 uses every core
+};
+
+// An empty string when the options are usable, else one sentence saying what to change.
+std::string checkOptions(const GeneratorOptions& options);
+
+// Generates the trace, indexes built. Options must pass checkOptions().
+Trace generateTrace(const GeneratorOptions& options);
+
+} // namespace sightline::gen

@@ -27,18 +27,18 @@ constexpr std::array<std::string_view, kCopyKindCount> kCopyNames {
 constexpr std::array<std::string_view, kMemoryKindCount> kMemLabels {
     "Pageable", "Pinned", "Device", "Array", "Managed", "Device Static", "Managed Static", "Unknown"};
 constexpr std::array<std::string_view, kMemoryKindCount> kMemNames {
-    "CUDA_MEMORY_KIND_PAGEABLE", "CUDA_MEMORY_KIND_PINNED", "CUDA_MEMORY_KIND_DEVICE", "CUDA_MEMORY_KIND_ARRAY",
-    "CUDA_MEMORY_KIND_MANAGED", "CUDA_MEMORY_KIND_DEVICE_STATIC", "CUDA_MEMORY_KIND_MANAGED_STATIC",
-    "CUDA_MEMORY_KIND_UNKNOWN"};
+    "CUDA_MEMOPR_MEMORY_KIND_PAGEABLE", "CUDA_MEMOPR_MEMORY_KIND_PINNED", "CUDA_MEMOPR_MEMORY_KIND_DEVICE", "CUDA_MEMOPR_MEMORY_KIND_ARRAY",
+    "CUDA_MEMOPR_MEMORY_KIND_MANAGED", "CUDA_MEMOPR_MEMORY_KIND_DEVICE_STATIC", "CUDA_MEMOPR_MEMORY_KIND_MANAGED_STATIC",
+    "CUDA_MEMOPR_MEMORY_KIND_UNKNOWN"};
 constexpr std::array<std::string_view, kSyncTypeCount> kSyncLabels {
-    "Unknown", "Event synchronize", "Stream wait event", "Stream synchronize", "Context synchronize"};
+    "Unknown", "Event sync", "Stream wait sync", "Stream sync", "Context sync"};
 constexpr std::array<std::string_view, kSyncTypeCount> kSyncNames {
     "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_UNKNOWN", "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE",
     "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT",
     "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE",
     "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE"};
 constexpr std::array<std::string_view, kLaunchTypeCount> kLaunchLabels {
-    "Regular", "Cooperative single-device", "Cooperative multi-device"};
+    "Regular", "Coop Single Device", "Coop Multi Device"};
 constexpr std::array<std::string_view, kLaunchTypeCount> kLaunchNames {
     "CUDA_KERNEL_LAUNCH_TYPE_REGULAR", "CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE",
     "CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE"};

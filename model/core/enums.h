@@ -1,6 +1,7 @@
 // Enumerations with the numeric values Nsight Systems uses in its SQLite export
-// (ENUM_CUDA_MEMCPY_OPER, ENUM_CUDA_MEM_KIND, ENUM_CUPTI_SYNC_TYPE, ...), so importers and
-// exporters convert by cast. Labels are what the GUI and the stats tables show.
+// (ENUM_CUDA_MEMCPY_OPER, ENUM_CUDA_MEM_KIND, ENUM_CUPTI_SYNC_TYPE), so importers and exporters
+// convert by cast; names and labels are nsys' own. One exception: LaunchType follows CUPTI
+// (Regular = 0) where nsys' ENUM_CUDA_KERNEL_LAUNCH_TYPE adds Unknown = 0 (see model/export).
 #pragma once
 
 #include <cstdint>
@@ -39,8 +40,8 @@ std::string_view label(CopyKind);        // "Host-to-Device"
 std::string_view shortLabel(CopyKind);   // "HtoD"
 std::string_view enumName(CopyKind);     // "CUDA_MEMCPY_KIND_HTOD"
 std::string_view label(MemoryKind);      // "Pageable"
-std::string_view enumName(MemoryKind);   // "CUDA_MEMORY_KIND_PAGEABLE"
-std::string_view label(SyncType);        // "Stream synchronize"
+std::string_view enumName(MemoryKind);   // "CUDA_MEMOPR_MEMORY_KIND_PAGEABLE"
+std::string_view label(SyncType);        // "Stream sync"
 std::string_view enumName(SyncType);     // "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE"
 std::string_view label(LaunchType);      // "Regular"
 std::string_view enumName(LaunchType);

@@ -1,0 +1,133 @@
+// `sightline export`: writes a trace file as Nsight Systems-compatible SQLite, Chrome trace JSON
+// (Perfetto) or CSV, through the exporters of model/export.
+#include "cli_args.h"
+#include "commands.h"
+#include "model/export/exporters.h"
+
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+namespace sightline::cli {
+namespace {
+
+enum class ExportType { Sqlite, Json, Csv };
+
+void printExportUsage(std::ostream& out)
+{
+    out << "Usage: sightline export [--type sqlite|json|csv] [-o OUT] [--force] FILE\n"
+           "\n"
+           "Writes a trace file in another tool's format.\n"
+           "\n"
+           "Options:\n"
+           "  -t, --type TYPE   sqlite (default): Nsight Systems' SQLite tables and columns, so SQL\n"
+           "                    written for 'nsys export' files runs unchanged\n"
+           "                    json: Chrome trace JSON for Perfetto UI (ui.perfetto.dev) and\n"
+           "                    chrome://tracing\n"
+           "                    csv: one CSV file per event kind (cuda_api, kernels, memcpy, memset,\n"
+           "                    sync, nvtx, osrt)\n"
+           "  -o, --output OUT  the file to write (default: FILE's name with .sqlite or .json; an OUT\n"
+           "                    without an extension gets one); for csv a folder (an existing one, or\n"
+           "                    a path ending in '/') or a prefix giving OUT_kernels.csv, ...\n"
+           "  -f, --force       replace output files that already exist\n"
+           "  -h, --help        show this help\n";
+}
+
+int usageError(const std::string& sentence)
+{
+    std::cerr << "sightline export: " << sentence << " Run 'sightline export --help' for usage.\n";
+    return 2;
+}
+
+std::optional<ExportType> parseExportType(std::string_view text)
+{
+    if (text == "sqlite") return ExportType::Sqlite;
+    if (text == "json") return ExportType::Json;
+    if (text == "csv") return ExportType::Csv;
+    return std::nullopt;
+}
+
+std::string_view extensionOf(ExportType type)
+{
+    return type == ExportType::Sqlite ? ".sqlite" : type == ExportType::Json ? ".json" : "";
+}
+
+// The output path: -o as given (with the type's extension added when it has none), or the input
+// file's name with its extension replaced.
+std::string outputPath(ExportType type, const std::optional<std::string>& option, const std::string& input)
+{
+    namespace fs = std::filesystem;
+    if (option) {
+        if (type == ExportType::Csv || fs::path(*option).has_extension() || option->ends_with('/'))
+            return *option;
+        return *option + std::string(extensionOf(type));
+    }
+    return fs::path(input).replace_extension(extensionOf(type)).string();
+}
+
+} // namespace
+
+int runExport(std::vector<std::string> arguments)
+{
+    Args args(std::move(arguments));
+    if (args.flag("help", "h")) {
+        printExportUsage(std::cout);
+        return 0;
+    }
+    const std::optional<std::string> typeOption = args.option("type", "t");
+    const std::optional<std::string> outputOption = args.option("output", "o");
+    const bool force = args.flag("force", "f");
+    const std::vector<std::string> files = args.positional();
+    if (!args.error().empty()) return usageError(args.error() + ".");
+    if (files.size() != 1) return usageError("expected exactly one trace file.");
+
+    ExportType type = ExportType::Sqlite;
+    if (typeOption) {
+        const std::optional<ExportType> parsed = parseExportType(*typeOption);
+        if (!parsed) return usageError("unknown export type '" + *typeOption + "'; use sqlite, json or csv.");
+        type = *parsed;
+    }
+    if (outputOption && outputOption->empty()) return usageError("-o needs a file name.");
+    const std::string& input = files.front();
+    const std::string output = outputPath(type, outputOption, input);
+    std::error_code ec;
+    if (type != ExportType::Csv && std::filesystem::equivalent(input, output, ec))
+        return usageError(
+            "the output '" + output + "' is the input file itself; choose another name with -o.");
+
+    const std::optional<Trace> trace = openTraceOrReport(input);
+    if (!trace) return 1;
+
+    ExportOptions options;
+    options.overwrite = force;
+    options.sourcePath = input;
+    std::string error;
+    switch (type) {
+    case ExportType::Sqlite:
+        error = exportSqlite(*trace, output, options);
+        break;
+    case ExportType::Json:
+        error = exportChromeTrace(*trace, output, options);
+        break;
+    case ExportType::Csv:
+        error = exportCsv(*trace, output, options);
+        break;
+    }
+    if (!error.empty()) {
+        std::cerr << "sightline export: " << error << '\n';
+        return 1;
+    }
+    if (type == ExportType::Csv) {
+        const std::vector<std::string> paths = csvExportPaths(output);
+        std::cout << "Exported " << input << " (" << trace->eventCount() << " events) to " << paths.size()
+                  << " CSV files:";
+        for (const std::string& path : paths)
+            std::cout << ' ' << path;
+        std::cout << '\n';
+    } else {
+        std::cout << "Exported " << input << " (" << trace->eventCount() << " events) to " << output << '\n';
+    }
+    return 0;
+}
+
+} // namespace sightline::cli

@@ -1,0 +1,38 @@
+// Exporting a loaded Trace to other tools' formats:
+//  - SQLite with Nsight Systems' table and column names (sqlite_schema.h lists them), so SQL
+//    written for `nsys export --type sqlite` files runs unchanged, and every field of every
+//    event can be read back by an importer;
+//  - Chrome trace JSON (the "traceEvents" format Perfetto UI and chrome://tracing open);
+//  - CSV, one file per event kind.
+// Every exporter writes through a temporary file renamed into place at the end, so a failed or
+// interrupted export never leaves a partial file behind, and refuses to replace an existing
+// file unless asked to. Each returns an empty string on success, else one error sentence.
+#pragma once
+
+#include "../core/trace.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sightline {
+
+struct ExportOptions
+{
+    bool overwrite = false; // replace existing output files
+    std::string sourcePath; // the report being exported; recorded in the output's metadata
+};
+
+std::string exportSqlite(const Trace& trace, const std::string& path, const ExportOptions& options = {});
+
+std::string exportChromeTrace(const Trace& trace, const std::string& path, const ExportOptions& options = {});
+
+// `destination` is either a folder (an existing directory, or a path ending in '/'), which then
+// receives kernels.csv, memcpy.csv, ..., or a prefix OUT giving OUT_kernels.csv, OUT_memcpy.csv, ...
+// A file is written for every kind, with just the header row when the trace has no such events.
+std::string exportCsv(const Trace& trace, const std::string& destination, const ExportOptions& options = {});
+
+// The file names exportCsv writes for `destination`, in a fixed order.
+std::vector<std::string> csvExportPaths(const std::string& destination);
+
+} // namespace sightline

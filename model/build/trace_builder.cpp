@@ -18,34 +18,41 @@ uint32_t TraceBuilder::Interner<T>::intern(std::vector<T>& table, const T& value
 
 TraceBuilder::TraceBuilder() = default;
 
+namespace {
+
+// Replaces the entry `same` finds, or appends; returns true when it appended.
+template <class T, class Same>
+bool upsert(std::vector<T>& list, T value, Same same)
+{
+    auto it = std::find_if(list.begin(), list.end(), same);
+    if (it != list.end()) {
+        *it = std::move(value);
+        return false;
+    }
+    list.push_back(std::move(value));
+    return true;
+}
+
+} // namespace
+
 void TraceBuilder::addProcess(Process process)
 {
-    auto& list = m_trace.processes;
-    auto it = std::find_if(list.begin(), list.end(), [&](const Process& p) { return p.pid == process.pid; });
-    if (it != list.end()) *it = std::move(process);
-    else {
-        m_knownPids.insert(process.pid.value);
-        list.push_back(std::move(process));
-    }
+    const Pid pid = process.pid;
+    if (upsert(m_trace.processes, std::move(process), [&](const Process& p) { return p.pid == pid; }))
+        m_knownPids.insert(pid.value);
 }
 
 void TraceBuilder::addThread(Thread thread)
 {
-    auto& list = m_trace.threads;
-    auto it = std::find_if(list.begin(), list.end(), [&](const Thread& t) { return t.tid == thread.tid; });
-    if (it != list.end()) *it = std::move(thread);
-    else {
-        m_knownTids.insert(thread.tid.value);
-        list.push_back(std::move(thread));
-    }
+    const Tid tid = thread.tid;
+    if (upsert(m_trace.threads, std::move(thread), [&](const Thread& t) { return t.tid == tid; }))
+        m_knownTids.insert(tid.value);
 }
 
 void TraceBuilder::addGpu(Gpu gpu)
 {
-    auto& list = m_trace.gpus;
-    auto it = std::find_if(list.begin(), list.end(), [&](const Gpu& g) { return g.device == gpu.device; });
-    if (it != list.end()) *it = std::move(gpu);
-    else list.push_back(std::move(gpu));
+    const DeviceId device = gpu.device;
+    upsert(m_trace.gpus, std::move(gpu), [&](const Gpu& g) { return g.device == device; });
 }
 
 void TraceBuilder::addContext(CudaContext context)

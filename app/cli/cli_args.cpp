@@ -1,6 +1,6 @@
 #include "cli_args.h"
 
-#include "model/format/report_io.h"
+#include "model/format/open_trace.h"
 
 #include <cstdio>
 
@@ -72,7 +72,7 @@ std::vector<std::string> Args::positional()
 
 std::optional<Trace> openTraceOrReport(const std::string& path)
 {
-    auto result = readReport(path);
+    auto result = openTrace(path);
     if (!result) {
         std::fprintf(stderr, "sightline: %s\n", result.error().c_str());
         return std::nullopt;

@@ -30,7 +30,8 @@ private:
     std::string m_error;
 };
 
-// Opens any trace file the model can read; prints the error sentence to stderr on failure.
+// Opens any trace file the model can read (.rep, nsys SQLite, PyTorch JSON), chosen by content;
+// prints the error sentence to stderr on failure.
 std::optional<Trace> openTraceOrReport(const std::string& path);
 
 

@@ -10,5 +10,6 @@ namespace sightline::cli {
 int runInfo(std::vector<std::string> args);
 int runStats(std::vector<std::string> args);
 int runExport(std::vector<std::string> args);
+int runImport(std::vector<std::string> args);
 
 } // namespace sightline::cli

@@ -10,11 +10,13 @@ namespace {
 
 constexpr std::string_view kUsage =
     "Usage: sightline <command> [options] FILE\n"
+    "FILE is a .rep report, an Nsight Systems SQLite export or a PyTorch profiler trace (.json, .json.gz).\n"
     "\n"
     "Commands:\n"
     "  info     metadata, event counts per kind, time span and diagnostics of a report\n"
     "  stats    nsys-style summary tables (cuda_api_sum, cuda_gpu_kern_sum, ...)\n"
     "  export   write a report as Nsight Systems SQLite, Chrome trace JSON or CSV\n"
+    "  import   convert an Nsight Systems SQLite export or a PyTorch profiler JSON trace to .rep\n"
     "\n"
     "Run 'sightline <command> --help' for a command's options.\n"
     "Options: --help, --version\n";
@@ -37,6 +39,7 @@ int main(int argc, char** argv)
     if (command == "info") return sightline::cli::runInfo(args);
     if (command == "stats") return sightline::cli::runStats(args);
     if (command == "export") return sightline::cli::runExport(args);
+    if (command == "import") return sightline::cli::runImport(args);
     std::fprintf(stderr, "sightline: unknown command '%s'; run 'sightline --help' for the list of commands.\n",
                  command.c_str());
     return 2;

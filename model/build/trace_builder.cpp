@@ -96,10 +96,10 @@ void TraceBuilder::addDiagnostic(Diagnostic diagnostic)
     m_trace.diagnostics.push_back(std::move(diagnostic));
 }
 
-void TraceBuilder::addEntitiesOf(const TrackKey& key)
+void TraceBuilder::addEntitiesOf(const TrackKey& key, bool onGpu)
 {
     if (!m_knownPids.count(key.pid.value)) addProcess({key.pid, {}, {}});
-    if (!isGpuKind(key.kind)) {
+    if (!onGpu) {
         if (!m_knownTids.count(key.tid.value)) addThread({key.pid, key.tid, {}});
         return;
     }
@@ -119,7 +119,7 @@ TrackId TraceBuilder::hostTrack(TrackKind kind, Pid pid, Tid tid, DomainId domai
     if (inserted) {
         m_trace.tracks.push_back({});
         m_trace.tracks.back().key = key;
-        addEntitiesOf(key);
+        addEntitiesOf(key, false);
     }
     return it->second;
 }
@@ -136,7 +136,7 @@ TrackId TraceBuilder::gpuTrack(TrackKind kind, Pid pid, DeviceId device, Context
     if (inserted) {
         m_trace.tracks.push_back({});
         m_trace.tracks.back().key = key;
-        addEntitiesOf(key);
+        addEntitiesOf(key, true);
     }
     return it->second;
 }

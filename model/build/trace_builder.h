@@ -31,7 +31,9 @@ public:
     void addDomain(NvtxDomain domain);          // with a given id (importers, reader)
     void addDiagnostic(Diagnostic diagnostic);
 
-    // Get-or-create the track of a row.
+    // Get-or-create the track of a row. A host track belongs to a thread; a GPU track to a
+    // stream (usually Kernels, Memory or Synchronization; an Nvtx GPU track holds ranges
+    // projected onto a stream, like PyTorch's gpu_user_annotation).
     TrackId hostTrack(TrackKind kind, Pid pid, Tid tid, DomainId domain = {});
     TrackId gpuTrack(TrackKind kind, Pid pid, DeviceId device, ContextId context, StreamId stream);
 
@@ -57,7 +59,7 @@ private:
     };
 
     EventColumns& append(TrackId track, Timestamp start, Timestamp end, StringId name);
-    void addEntitiesOf(const TrackKey& key);
+    void addEntitiesOf(const TrackKey& key, bool onGpu);
 
     Trace m_trace;
     std::map<TrackKey, TrackId> m_trackIds;

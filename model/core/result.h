@@ -23,6 +23,7 @@ public:
     T& value() { return *m_value; }
     const T& value() const { return *m_value; }
     T* operator->() { return &*m_value; }
+    const T* operator->() const { return &*m_value; }
     const std::string& error() const { return m_error; }
 
 private:

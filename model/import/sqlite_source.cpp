@@ -1,0 +1,137 @@
+#include "sqlite_source.h"
+
+#include <sqlite3.h>
+
+namespace sightline {
+namespace {
+
+// A file: URI for `path`, with the characters URIs reserve escaped.
+std::string fileUri(const std::string& path)
+{
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    std::string uri = "file:";
+    for (unsigned char c : path) {
+        if (c == '%' || c == '?' || c == '#' || c < 0x20) {
+            uri += '%';
+            uri += kHex[c >> 4];
+            uri += kHex[c & 0xF];
+        } else {
+            uri += char(c);
+        }
+    }
+    return uri + "?immutable=1";
+}
+
+std::string quoted(std::string_view identifier)
+{
+    std::string text = "\"";
+    for (char c : identifier)
+        text += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return text + "\"";
+}
+
+} // namespace
+
+SqliteSource::~SqliteSource()
+{
+    if (m_db) sqlite3_close(m_db);
+}
+
+bool SqliteSource::open(const std::string& path, std::string& error)
+{
+    const int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
+    if (sqlite3_open_v2(fileUri(path).c_str(), &m_db, flags, nullptr) != SQLITE_OK) {
+        error = m_db ? sqlite3_errmsg(m_db) : "out of memory";
+        return false;
+    }
+    // Every table is scanned once, front to back: a small page cache does, and no memory map
+    // (mapped pages would count against the import's resident memory for nothing).
+    sqlite3_exec(m_db, "PRAGMA cache_size = -8192; PRAGMA mmap_size = 0;", nullptr, nullptr, nullptr);
+    try {
+        loadSchema();
+    } catch (const SqliteReadError& e) {
+        error = e.what();
+        return false;
+    }
+    return true;
+}
+
+void SqliteSource::loadSchema()
+{
+    std::vector<std::string> names;
+    {
+        SqliteRows rows(*this, "SELECT name FROM sqlite_master WHERE type = 'table'");
+        while (rows.next())
+            names.emplace_back(rows.text(0));
+    }
+    for (const std::string& name : names) {
+        std::vector<std::string>& columns = m_tables[name];
+        SqliteRows rows(*this, "PRAGMA table_info(" + quoted(name) + ")");
+        while (rows.next())
+            columns.emplace_back(rows.text(1));
+    }
+}
+
+bool SqliteSource::hasColumn(std::string_view table, std::string_view column) const
+{
+    const auto it = m_tables.find(std::string(table));
+    if (it == m_tables.end()) return false;
+    for (const std::string& c : it->second)
+        if (c == column) return true;
+    return false;
+}
+
+int64_t SqliteSource::approximateRows(std::string_view table) const
+{
+    if (!hasTable(table)) return 0;
+    try {
+        SqliteRows rows(*this, "SELECT max(rowid) FROM " + quoted(table));
+        return rows.next() ? rows.integerOr(0, 0) : 0;
+    } catch (const SqliteReadError&) {
+        return 0; // a WITHOUT ROWID table: no estimate
+    }
+}
+
+SqliteRows::SqliteRows(const SqliteSource& db, const std::string& sql)
+    : m_db(db)
+{
+    if (sqlite3_prepare_v2(db.handle(), sql.c_str(), int(sql.size()), &m_statement, nullptr) != SQLITE_OK)
+        throw SqliteReadError(sqlite3_errmsg(db.handle()));
+}
+
+SqliteRows::~SqliteRows()
+{
+    sqlite3_finalize(m_statement);
+}
+
+bool SqliteRows::next()
+{
+    const int status = sqlite3_step(m_statement);
+    if (status == SQLITE_ROW) return true;
+    if (status == SQLITE_DONE) return false;
+    throw SqliteReadError(sqlite3_errmsg(m_db.handle()));
+}
+
+bool SqliteRows::isNull(int column) const
+{
+    return sqlite3_column_type(m_statement, column) == SQLITE_NULL;
+}
+
+int64_t SqliteRows::integer(int column) const
+{
+    return sqlite3_column_int64(m_statement, column);
+}
+
+double SqliteRows::real(int column) const
+{
+    return sqlite3_column_double(m_statement, column);
+}
+
+std::string_view SqliteRows::text(int column) const
+{
+    const unsigned char* text = sqlite3_column_text(m_statement, column);
+    if (!text) return {};
+    return {reinterpret_cast<const char*>(text), size_t(sqlite3_column_bytes(m_statement, column))};
+}
+
+} // namespace sightline

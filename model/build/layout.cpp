@@ -36,27 +36,30 @@ void layOutTrack(Track& track)
     const size_t n = ev.size();
     const std::vector<uint32_t> order = startOrder(ev);
 
-    // Depth by containment (a stack of enclosing ends); an event that does not fit in the
-    // lane of its depth, or pokes out of its parent, goes to the first free deeper lane and
-    // marks the track as freely overlapping.
+    // Depth = how many open ranges contain the event. An event that only partly overlaps an
+    // open range is not nested in it: it takes the first free lane at or below its depth and
+    // marks the track as freely overlapping (two in-flight DataLoader batches alternate between
+    // two lanes instead of stepping down a staircase).
     std::vector<uint32_t> laneOfEvent(n);
     std::vector<Timestamp> laneEnd;
-    std::vector<Timestamp> enclosingEnds;
+    std::vector<Timestamp> openEnds;
     bool nested = true;
     for (uint32_t i : order) {
         const Timestamp s = ev.start[i];
         const Timestamp e = effectiveEnd(s, ev.end[i]);
-        // Ranges that ended are no longer enclosing; with improper nesting they may sit
-        // below a range that is still open, so all of them are dropped, not just the top.
-        std::erase_if(enclosingEnds, [s](Timestamp end) { return end <= s; });
-        uint32_t lane = uint32_t(enclosingEnds.size());
-        if (!enclosingEnds.empty() && e > enclosingEnds.back()) nested = false;
+        std::erase_if(openEnds, [s](Timestamp end) { return end <= s; });
+        uint32_t depth = 0;
+        for (Timestamp end : openEnds) {
+            if (end >= e) ++depth;
+            else nested = false;
+        }
+        uint32_t lane = depth;
         while (lane < laneEnd.size() && laneEnd[lane] > s) ++lane;
-        if (lane != enclosingEnds.size()) nested = false;
+        if (lane != depth) nested = false;
         if (lane == laneEnd.size()) laneEnd.push_back(e);
         laneEnd[lane] = e;
         laneOfEvent[i] = lane;
-        enclosingEnds.push_back(e);
+        openEnds.push_back(e);
     }
 
     // Counting sort by lane, keeping start order inside each lane.

@@ -13,7 +13,7 @@
 namespace sightline::gen {
 
 // Bumped whenever the generated trace for given options changes (benchmark caches use it).
-constexpr uint32_t kGeneratorVersion = 1;
+constexpr uint32_t kGeneratorVersion = 2;
 
 struct GeneratorOptions
 {

@@ -57,11 +57,24 @@ TEST_CASE("layout spreads freely overlapping ranges over lanes and marks the tra
     const Trace trace = b.build();
     const Track& track = trace.tracks.at(0);
     CHECK_FALSE(track.nested);
-    // "c" lies inside "b", so it goes below it rather than back into the free lane 0.
+    // "c" lies inside "b" (lane 1), so it goes below it, to lane 2.
     CHECK(track.laneCount() == 3);
     CHECK(track.laneOf(2) == 2);
     requireLanesSortedAndDisjoint(track);
     CHECK_FALSE(trace.indexes.at(0).overlap.empty());
+}
+
+TEST_CASE("ranges that overlap only partly alternate between lanes instead of stepping down")
+{
+    TraceBuilder b;
+    const TrackId t = b.hostTrack(TrackKind::Nvtx, Pid(1), Tid(1));
+    NvtxAttributes a;
+    a.style = NvtxStyle::StartEnd;
+    // Two batches always in flight, each overlapping the next: [0,20) [10,30) [20,40) ...
+    for (Timestamp k = 0; k < 50; ++k) b.add(t, NvtxEvent {k * 10, k * 10 + 20, b.intern("batch"), a});
+    const Trace trace = b.build();
+    CHECK_FALSE(trace.tracks.at(0).nested);
+    CHECK(trace.tracks.at(0).laneCount() == 2);
 }
 
 TEST_CASE("random traces keep every event and give sorted disjoint lanes")

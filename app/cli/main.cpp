@@ -1,6 +1,10 @@
 // sightline: the command-line front end. Dispatches to one function per subcommand.
 #include "commands.h"
 
+#ifdef SIGHTLINE_WITH_COLLECTOR
+#include "collector/launcher/profile_command.h"
+#endif
+
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -13,6 +17,9 @@ constexpr std::string_view kUsage =
     "FILE is a .rep report, an Nsight Systems SQLite export or a PyTorch profiler trace (.json, .json.gz).\n"
     "\n"
     "Commands:\n"
+#ifdef SIGHTLINE_WITH_COLLECTOR
+    "  profile  run a program and record its CUDA, NVTX and OS runtime activity into a .rep report\n"
+#endif
     "  info     metadata, event counts per kind, time span and diagnostics of a report\n"
     "  stats    nsys-style summary tables (cuda_api_sum, cuda_gpu_kern_sum, ...)\n"
     "  export   write a report as Nsight Systems SQLite, Chrome trace JSON or CSV\n"
@@ -40,6 +47,18 @@ int main(int argc, char** argv)
     if (command == "stats") return sightline::cli::runStats(args);
     if (command == "export") return sightline::cli::runExport(args);
     if (command == "import") return sightline::cli::runImport(args);
+    if (command == "profile") {
+#ifdef SIGHTLINE_WITH_COLLECTOR
+        return sightline::collector::runProfile(args, [](const std::string& report) {
+            return sightline::cli::runStats({report});
+        });
+#else
+        std::fputs("sightline: this build has no collector (it was built without the CUDA toolkit's CUPTI and "
+                   "NVTX headers); rebuild with the toolkit at /usr/local/cuda to use 'profile'.\n",
+                   stderr);
+        return 2;
+#endif
+    }
     std::fprintf(stderr, "sightline: unknown command '%s'; run 'sightline --help' for the list of commands.\n",
                  command.c_str());
     return 2;

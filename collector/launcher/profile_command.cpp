@@ -1,0 +1,160 @@
+#include "profile_command.h"
+
+#include "inject_environment.h"
+#include "model/format/report_io.h"
+#include "output_path.h"
+#include "profile_options.h"
+#include "spool_merge.h"
+#include "target_process.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <unistd.h>
+
+namespace sightline::collector {
+
+namespace {
+
+class Progress
+{
+public:
+    explicit Progress(bool quiet)
+        : m_quiet(quiet)
+    { }
+    void say(const std::string& line) const
+    {
+        if (!m_quiet) std::cerr << line << std::endl;
+    }
+    static void error(const std::string& sentence) { std::cerr << sentence << std::endl; }
+
+private:
+    bool m_quiet;
+};
+
+std::string hostName()
+{
+    char host[256] = {};
+    return gethostname(host, sizeof(host) - 1) == 0 ? std::string(host) : std::string("host");
+}
+
+std::string makeSpoolDir()
+{
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/sightline-spool-XXXXXX";
+    return mkdtemp(pattern.data()) ? pattern : std::string();
+}
+
+spool::TickSource launcherTickSource()
+{
+#if SIGHTLINE_HAS_TSC
+    return spool::TickSource::Tsc;
+#else
+    return spool::TickSource::MonotonicNs;
+#endif
+}
+
+// The exit code to return when the report could not be written: the target's, unless it
+// succeeded, so scripts notice.
+int failedReportCode(const TargetExit& exit)
+{
+    return exit.exitCode != 0 ? exit.exitCode : 1;
+}
+
+} // namespace
+
+int runProfile(std::vector<std::string> args, const StatsPrinter& printStats)
+{
+    Result<ProfileOptions> parsed = parseProfileOptions(args);
+    if (!parsed) {
+        Progress::error(parsed.error());
+        return 2;
+    }
+    const ProfileOptions& options = parsed.value();
+    if (options.help) {
+        std::cout << profileUsage();
+        return 0;
+    }
+    const Progress progress(options.quiet);
+    std::string searched;
+    const std::string library = findInjectionLibrary(searched);
+    if (library.empty()) {
+        Progress::error("sightline profile: libsightline-inject.so was not found (looked in " + searched
+            + "); reinstall sightline or set SIGHTLINE_INJECT_LIBRARY to its path.");
+        return 1;
+    }
+    const std::string host = hostName();
+    std::string reportPath;
+    if (!outputNeedsPid(options.output)) {
+        Result<std::string> path = resolveReportPath(options.output, 0, host, options.forceOverwrite);
+        if (!path) {
+            Progress::error(path.error());
+            return 1;
+        }
+        reportPath = path.value();
+    }
+    const std::string spoolDir = makeSpoolDir();
+    if (spoolDir.empty()) {
+        Progress::error(
+            "sightline profile: cannot create a temporary folder under $TMPDIR or /tmp; check that it "
+            "is writable.");
+        return 1;
+    }
+
+    const TargetEnvironment env = buildTargetEnvironment(options, library, findCuptiLibrary(), spoolDir);
+    for (const std::string& warning : env.warnings)
+        Progress::error(warning);
+    SessionInfo session;
+    session.spoolDir = spoolDir;
+    session.command = options.command;
+    session.options = options;
+    std::error_code cwdError;
+    session.workingDirectory = std::filesystem::current_path(cwdError).string();
+    session.launcherTicks = launcherTickSource();
+
+    progress.say("Collecting data...");
+    TargetProcess target;
+    session.start = spool::samplePair(session.launcherTicks);
+    Result<pid_t> started = target.start(options.command, env.entries, options.showOutput);
+    if (!started) {
+        Progress::error(started.error());
+        std::filesystem::remove_all(spoolDir, cwdError);
+        return 127;
+    }
+    session.targetPid = uint32_t(started.value());
+    std::optional<Duration> stopAfter;
+    if (options.capture.duration) stopAfter = options.capture.delay.value_or(0) + *options.capture.duration;
+    const TargetExit exit = target.wait(stopAfter);
+    session.end = spool::samplePair(session.launcherTicks);
+
+    if (reportPath.empty()) {
+        Result<std::string> path
+            = resolveReportPath(options.output, session.targetPid, host, options.forceOverwrite);
+        if (!path) {
+            Progress::error(path.error());
+            return failedReportCode(exit);
+        }
+        reportPath = path.value();
+    }
+    MergedReport merged = mergeSpools(session);
+    progress.say("Processing " + std::to_string(merged.events) + " events from "
+        + std::to_string(merged.spoolFiles) + " process recording(s)...");
+    const auto writeStart = std::chrono::steady_clock::now();
+    const std::string error = writeReport(merged.trace, reportPath);
+    merged.phaseSeconds.emplace_back(
+        "write report", std::chrono::duration<double>(std::chrono::steady_clock::now() - writeStart).count());
+    if (std::getenv("SIGHTLINE_TIMINGS"))
+        for (const auto& [phase, seconds] : merged.phaseSeconds)
+            progress.say("  " + phase + ": " + std::to_string(seconds) + " s");
+    if (!std::getenv("SIGHTLINE_KEEP_SPOOL")) std::filesystem::remove_all(spoolDir, cwdError);
+    if (!error.empty()) {
+        Progress::error(error);
+        return failedReportCode(exit);
+    }
+    progress.say("Generated: " + reportPath);
+    if (options.stats && printStats) printStats(reportPath);
+    return exit.exitCode;
+}
+
+} // namespace sightline::collector

@@ -1,0 +1,43 @@
+// Turns a session's spool folder into a Trace: reads every spool file, groups them by process
+// (an exec'ed image writes `<pid>.<n>.spool` after `<pid>.spool`), maps every clock onto the
+// session's, decodes each process, applies the capture windows, and fills the metadata (host,
+// GPUs, versions, options, start time). Unreadable spool files become diagnostics, not
+// failures: a report is always produced.
+#pragma once
+
+#include "collector/spool/clock_sync.h"
+#include "model/core/trace.h"
+#include "profile_options.h"
+#include "trace_assembly.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sightline::collector {
+
+struct SessionInfo
+{
+    std::string spoolDir;
+    spool::TickSource launcherTicks = spool::TickSource::MonotonicNs;
+    spool::ClockPair start; // time 0 of the report
+    spool::ClockPair end; // when the target was seen to exit
+    uint32_t targetPid = 0;
+    std::vector<std::string> command;
+    std::string workingDirectory;
+    ProfileOptions options;
+    bool queryHost = true; // collect host facts (nvidia-smi...); tests turn it off
+};
+
+struct MergedReport
+{
+    Trace trace;
+    size_t spoolFiles = 0;
+    size_t events = 0;
+    AssemblyStats stats;
+    std::vector<std::pair<std::string, double>> phaseSeconds; // where the time went, in order
+};
+
+MergedReport mergeSpools(const SessionInfo& session);
+
+} // namespace sightline::collector

@@ -1,0 +1,232 @@
+#include "trace_assembly.h"
+
+#include <algorithm>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace sightline::collector {
+
+namespace {
+
+using CorrelationRemap = std::unordered_map<uint32_t, uint32_t>;
+
+// Sorts calls by thread and time, drops driver calls enclosed by a runtime call of the same
+// thread, and returns which dropped correlation ids belong to which runtime call.
+CorrelationRemap dropNestedDriverCalls(std::vector<HostEvent<ApiCall>>& calls, size_t& dropped)
+{
+    std::sort(calls.begin(), calls.end(), [](const auto& a, const auto& b) {
+        if (a.tid != b.tid) return a.tid < b.tid;
+        if (a.event.start != b.event.start) return a.event.start < b.event.start;
+        return a.event.end > b.event.end; // the enclosing call first
+    });
+    CorrelationRemap remap;
+    std::vector<HostEvent<ApiCall>> kept;
+    kept.reserve(calls.size());
+    const HostEvent<ApiCall>* runtime = nullptr; // the latest runtime call of this thread
+    for (const auto& call : calls) {
+        if (runtime && runtime->tid != call.tid) runtime = nullptr;
+        const bool isDriver = call.event.result.apiClass == ApiClass::Driver;
+        if (isDriver && runtime && call.event.start >= runtime->event.start
+            && call.event.end <= runtime->event.end) {
+            if (call.event.correlation != runtime->event.correlation)
+                remap[call.event.correlation.value] = runtime->event.correlation.value;
+            ++dropped;
+            continue;
+        }
+        kept.push_back(call);
+        if (!isDriver) runtime = &kept.back();
+    }
+    calls = std::move(kept);
+    return remap;
+}
+
+void addLossDiagnostics(const ProcessCapture& p, TraceBuilder& builder)
+{
+    const std::string who = "process " + std::to_string(p.process.pid.value);
+    auto add = [&](uint64_t count, Severity severity, const std::string& text) {
+        if (count > 0) builder.addDiagnostic({severity, "collector", std::to_string(count) + " " + text});
+    };
+    const LossCounts& l = p.losses;
+    add(l.cuptiDropped, Severity::Warning,
+        "CUDA activity records of " + who
+            + " were dropped by CUPTI (its buffers were full); some GPU activity is missing.");
+    add(l.bufferExhausted, Severity::Warning,
+        "events of " + who + " were dropped: the collector's buffers reached their memory limit.");
+    add(l.zeroTimestamps, Severity::Warning,
+        "GPU activity records of " + who
+            + " had no timestamps (CUPTI's device buffer overflowed) and were left out.");
+    add(l.textTruncated, Severity::Info, "NVTX messages of " + who + " longer than 4096 bytes were cut.");
+    add(l.unmatchedNvtxEnds, Severity::Warning,
+        "NVTX range ends of " + who + " had no matching start (or pops no push) and were ignored.");
+    add(l.openNvtxRanges, Severity::Info,
+        "NVTX ranges of " + who + " were still open when it ended; they end at its last event.");
+    if (p.truncatedSpool)
+        builder.addDiagnostic({Severity::Warning, "collector",
+            "The recording of " + who
+                + " ends in a partial record (the process was killed while "
+                  "writing); its last few hundred milliseconds may be missing."});
+    for (const Diagnostic& d : p.diagnostics)
+        builder.addDiagnostic(d);
+}
+
+class ProcessAssembler
+{
+public:
+    ProcessAssembler(ProcessCapture& p, const CaptureWindows& windows, TraceBuilder& builder,
+        AssemblyStats& stats, std::unordered_set<uint32_t>& gpusAdded)
+        : m_p(p)
+        , m_windows(windows)
+        , m_builder(builder)
+        , m_stats(stats)
+        , m_gpusAdded(gpusAdded)
+    { }
+
+    void run()
+    {
+        m_builder.addProcess(m_p.process);
+        for (const Thread& t : m_p.threads)
+            m_builder.addThread(t);
+        learnContexts();
+        addEntities();
+        addHostEvents();
+        addGpuEvents(m_p.kernels, TrackKind::Kernels);
+        addGpuEvents(m_p.memory, TrackKind::Memory);
+        addGpuEvents(m_p.syncs, TrackKind::Synchronization);
+        addLossDiagnostics(m_p, m_builder);
+    }
+
+private:
+    void learnContexts()
+    {
+        for (const CudaContext& c : m_p.contexts)
+            m_deviceOf[c.context.value] = c.device;
+        for (const auto& k : m_p.kernels)
+            m_deviceOf.emplace(k.context.value, k.device);
+        for (const auto& m : m_p.memory)
+            m_deviceOf.emplace(m.context.value, m.device);
+        for (const auto& [context, stream] : m_p.contextNullStreams)
+            m_nullStreamOf[context.value] = stream;
+    }
+
+    DeviceId deviceOf(ContextId context) const
+    {
+        auto found = m_deviceOf.find(context.value);
+        return found == m_deviceOf.end() ? DeviceId() : found->second;
+    }
+
+    void addEntities()
+    {
+        for (const Gpu& gpu : m_p.gpus)
+            if (m_gpusAdded.insert(gpu.device.value).second) m_builder.addGpu(gpu);
+        for (const CudaContext& c : m_p.contexts)
+            m_builder.addContext(c);
+        for (CudaStream s : m_p.streams) {
+            s.device = deviceOf(s.context);
+            auto null = m_nullStreamOf.find(s.context.value);
+            s.isDefault = s.isDefault || (null != m_nullStreamOf.end() && null->second == s.stream);
+            m_builder.addStream(s);
+        }
+    }
+
+    // The builder's get-or-create, behind a one-entry cache: consecutive events mostly share a row.
+    TrackId hostTrack(TrackKind kind, Tid tid, DomainId domain = {})
+    {
+        TrackKey key;
+        key.kind = kind, key.pid = m_p.process.pid, key.tid = tid, key.domain = domain;
+        return cached(key, [&] { return m_builder.hostTrack(kind, m_p.process.pid, tid, domain); });
+    }
+    TrackId gpuTrack(TrackKind kind, DeviceId device, ContextId context, StreamId stream)
+    {
+        TrackKey key;
+        key.kind = kind, key.pid = m_p.process.pid, key.device = device, key.context = context,
+        key.stream = stream;
+        return cached(
+            key, [&] { return m_builder.gpuTrack(kind, m_p.process.pid, device, context, stream); });
+    }
+    template <class Create> TrackId cached(const TrackKey& key, Create&& create)
+    {
+        if (!m_lastTrack || m_lastKey != key) {
+            m_lastTrack = create();
+            m_lastKey = key;
+        }
+        return *m_lastTrack;
+    }
+
+    template <class Event> bool keep(const Event& e)
+    {
+        const bool kept = m_windows.keeps(e.start, e.end);
+        m_stats.outsideCaptureRange += kept ? 0 : 1;
+        return kept;
+    }
+
+    void addHostEvents()
+    {
+        for (const auto& e : m_p.nvtx)
+            if (keep(e.event))
+                m_builder.add(hostTrack(TrackKind::Nvtx, e.tid, e.event.attributes.domain), e.event);
+        for (const auto& e : m_p.osCalls)
+            if (keep(e.event)) m_builder.add(hostTrack(TrackKind::OsRuntime, e.tid), e.event);
+        m_remap = dropNestedDriverCalls(m_p.apiCalls, m_stats.droppedNestedDriverCalls);
+        const bool filtering = !m_windows.keepsEverything();
+        for (const auto& e : m_p.apiCalls) {
+            if (filtering) m_hasApiCall.insert(e.event.correlation.value);
+            if (!keep(e.event)) continue;
+            if (filtering) m_keptApiCalls.insert(e.event.correlation.value);
+            m_builder.add(hostTrack(TrackKind::CudaApi, e.tid), e.event);
+        }
+    }
+
+    template <class Event> void addGpuEvents(std::vector<GpuEvent<Event>>& events, TrackKind kind)
+    {
+        for (auto& e : events) {
+            if (auto remapped = m_remap.find(e.event.correlation.value); remapped != m_remap.end())
+                e.event.correlation = CorrelationId(remapped->second);
+            if (!m_windows.keepsEverything()) {
+                const uint32_t correlation = e.event.correlation.value;
+                const bool launchedByKnownCall = m_hasApiCall.count(correlation) > 0;
+                if (launchedByKnownCall ? m_keptApiCalls.count(correlation) == 0 : !keep(e.event)) {
+                    m_stats.outsideCaptureRange += launchedByKnownCall ? 1 : 0;
+                    continue;
+                }
+            }
+            const DeviceId device = kind == TrackKind::Synchronization ? deviceOf(e.context) : e.device;
+            StreamId stream = e.stream;
+            if (stream.value == UINT32_MAX) { // context-wide synchronisation
+                auto null = m_nullStreamOf.find(e.context.value);
+                stream = null == m_nullStreamOf.end() ? StreamId() : null->second;
+            }
+            m_builder.add(gpuTrack(kind, device, e.context, stream), e.event);
+        }
+    }
+
+    ProcessCapture& m_p;
+    const CaptureWindows& m_windows;
+    TraceBuilder& m_builder;
+    AssemblyStats& m_stats;
+    std::unordered_set<uint32_t>& m_gpusAdded; // GPUs are shared by the processes of a host
+    std::unordered_map<uint32_t, DeviceId> m_deviceOf;
+    std::unordered_map<uint32_t, StreamId> m_nullStreamOf;
+    CorrelationRemap m_remap;
+    TrackKey m_lastKey;
+    std::optional<TrackId> m_lastTrack;
+    std::unordered_set<uint32_t> m_hasApiCall;
+    std::unordered_set<uint32_t> m_keptApiCalls;
+};
+
+} // namespace
+
+AssemblyStats assembleTrace(
+    std::vector<ProcessCapture>& processes, const CaptureWindows& windows, TraceBuilder& builder)
+{
+    AssemblyStats stats;
+    std::sort(processes.begin(), processes.end(),
+        [](const ProcessCapture& a, const ProcessCapture& b) { return a.process.pid < b.process.pid; });
+    std::unordered_set<uint32_t> gpusAdded;
+    for (ProcessCapture& p : processes)
+        ProcessAssembler(p, windows, builder, stats, gpusAdded).run();
+    stats.events = builder.eventCount();
+    return stats;
+}
+
+} // namespace sightline::collector

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# The collector's GPU checks, in one command: builds the test programs with nvcc, profiles each
+# with `sightline profile`, exports the reports to SQLite and checks them (check_report.py),
+# compares a PyTorch loop with torch.profiler, and measures the overheads.
+#
+#   tests/gpu/run.sh            results in $OUT (default ./gpu-results): results.txt, reports/
+#
+# Needs: an NVIDIA GPU, CUDA at /usr/local/cuda (or CUDA_HOME) with nvcc, python3 with torch,
+# and a built Sightline whose sightline binary has no shared protobuf/zstd/sqlite dependency:
+# $SIGHTLINE_BUILD (default build/) must hold bin/sightline (built with the collector, and
+# -DSIGHTLINE_STATIC_DEPS=ON for hosts without our libraries) and lib/libsightline-inject.so.
+# Every check prints a PASS or FAIL line into results.txt; the exit status is the FAIL count.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=${SIGHTLINE_BUILD:-$root/build}
+out=${OUT:-$root/gpu-results}
+cuda=${CUDA_HOME:-/usr/local/cuda}
+mkdir -p "$out/bin" "$out/reports" "$out/logs"
+results="$out/results.txt"
+: > "$results"
+
+say() { echo "$*" | tee -a "$results"; }
+fail_setup() { say "FAIL setup: $*"; exit 1; }
+
+sightline="$build/bin/sightline"
+[ -x "$sightline" ] || fail_setup "$sightline not found (set SIGHTLINE_BUILD to the build folder)"
+"$sightline" profile --help > /dev/null 2>&1 || fail_setup "$sightline was built without the collector"
+profile=("$sightline" profile)
+
+say "== machine"
+nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total --format=csv,noheader 2>&1 | tee -a "$results"
+say "nvcc: $("$cuda/bin/nvcc" --version | tail -1)"
+say "torch: $(python3 -c 'import torch; print(torch.__version__, "cuda", torch.version.cuda)' 2>&1 | tail -1)"
+say "profiler: ${profile[*]}"
+
+say "== build"
+for program in reduction copies graph capture_range launch_rate; do
+    "$cuda/bin/nvcc" -O2 -std=c++17 -arch=native -I"$here" -I"$cuda/include" -o "$out/bin/$program" \
+        "$here/$program.cu" > "$out/logs/build-$program.txt" 2>&1 || fail_setup "nvcc $program.cu (see logs/build-$program.txt)"
+done
+g++ -O2 -I"$cuda/include" -o "$out/bin/nvtx_flood" "$here/nvtx_flood.cpp" -ldl || fail_setup "g++ nvtx_flood.cpp"
+say "built: reduction copies graph capture_range launch_rate nvtx_flood"
+
+# profile NAME [sightline options...] -- COMMAND...: profiles, exports to SQLite, keeps the log.
+profile_run() {
+    local name=$1; shift
+    local options=()
+    while [ "$1" != "--" ]; do options+=("$1"); shift; done
+    shift
+    "${profile[@]}" -f -o "$out/reports/$name.rep" "${options[@]}" "$@" > "$out/logs/$name.txt" 2>&1
+    local status=$?
+    "$sightline" export --type sqlite -f -o "$out/reports/$name.sqlite" "$out/reports/$name.rep" \
+        >> "$out/logs/$name.txt" 2>&1 || say "FAIL $name: export to SQLite (see logs/$name.txt)"
+    return $status
+}
+
+# check NAME MODE ARGS...: runs check_report.py and records its lines.
+check() {
+    local name=$1 mode=$2; shift 2
+    python3 "$here/check_report.py" "$mode" "$out/reports/$name.sqlite" "$@" 2>&1 | tee -a "$results"
+}
+
+say "== CUDA programs"
+for streams in 1 4 8; do
+    name="reduction-$streams"
+    profile_run "$name" -t cuda,nvtx,osrt -- "$out/bin/reduction" "$streams" "$out/reports/$name.json" \
+        || say "FAIL $name: the program failed (see logs/$name.txt)"
+    check "$name" cuda "$out/reports/$name.json" "$name"
+done
+profile_run copies -t cuda,nvtx -- "$out/bin/copies" "$out/reports/copies.json" || say "FAIL copies: program failed"
+check copies cuda "$out/reports/copies.json" copies
+profile_run graph -t cuda,nvtx -- "$out/bin/graph" "$out/reports/graph.json" || say "FAIL graph: program failed"
+check graph cuda "$out/reports/graph.json" graph
+profile_run capture -t cuda -c cudaProfilerApi -- "$out/bin/capture_range" "$out/reports/capture.json" \
+    || say "FAIL capture: program failed"
+check capture cuda "$out/reports/capture.json" capture-range
+profile_run launch-rate -t cuda -- "$out/bin/launch_rate" "$out/reports/launch-rate.json" 2 \
+    || say "FAIL launch-rate: program failed"
+say "$(grep -h 'launch rate' "$out/logs/launch-rate.txt")"
+check launch-rate cuda "$out/reports/launch-rate.json" launch-rate
+
+say "== PyTorch loop against torch.profiler"
+python3 "$here/torch_loop.py" --mode torchprof --out "$out/reports/torch-profiler.json" > "$out/logs/torch-profiler.txt" 2>&1 \
+    || say "FAIL torch: torch.profiler run failed (see logs/torch-profiler.txt)"
+profile_run torch-loop -t cuda,nvtx,osrt -- python3 "$here/torch_loop.py" --mode sightline \
+    || say "FAIL torch: profiled run failed (see logs/torch-loop.txt)"
+check torch-loop torch "$out/reports/torch-profiler.json" torch-loop
+
+say "== overhead: launch-bound PyTorch loop (x.add_(1) on one element, 20k iterations)"
+median_of_three() { sort -n | sed -n 2p; }
+bare=$(for i in 1 2 3; do python3 "$here/torch_overhead.py" --mode bare | awk '/us_per_iteration/ {print $2}'; done | median_of_three)
+torchprof=$(for i in 1 2 3; do python3 "$here/torch_overhead.py" --mode torchprof | awk '/us_per_iteration/ {print $2}'; done | median_of_three)
+ours=$(for i in 1 2 3; do
+    "${profile[@]}" -f -q -o "$out/reports/overhead.rep" -t cuda,nvtx,osrt python3 "$here/torch_overhead.py" --mode bare \
+        | awk '/us_per_iteration/ {print $2}'; done | median_of_three)
+runtimeOnly=$(for i in 1 2 3; do
+    SIGHTLINE_CUDA_DRIVER_API=0 "${profile[@]}" -f -q -o "$out/reports/overhead.rep" -t cuda,nvtx,osrt \
+        python3 "$here/torch_overhead.py" --mode bare | awk '/us_per_iteration/ {print $2}'; done | median_of_three)
+python3 - "$bare" "$torchprof" "$ours" "$runtimeOnly" <<'EOF' | tee -a "$results"
+import sys
+bare, torchprof, ours, runtime_only = (float(x) for x in sys.argv[1:5])
+added_torch, added_ours = torchprof - bare, ours - bare
+ratio = added_ours / added_torch if added_torch > 0 else float("inf")
+print(f"per iteration: bare {bare:.2f} us, torch.profiler {torchprof:.2f} us (+{added_torch:.2f}), "
+      f"sightline {ours:.2f} us (+{added_ours:.2f}), sightline without driver API records "
+      f"{runtime_only:.2f} us (+{runtime_only - bare:.2f})")
+print(f"{'PASS' if ratio <= 0.5 else 'FAIL'} overhead: sightline adds {ratio:.2f}x what torch.profiler adds per launch (target <= 0.5x)")
+EOF
+
+say "== collector hot paths (NVTX push+pop <= 30 ns, OS-runtime wrapper below threshold <= 20 ns)"
+if [ -x "$build/bin/bench_collector" ]; then
+    SIGHTLINE_INJECT_LIBRARY="$build/lib/libsightline-inject.so" "$build/bin/bench_collector" 2>&1 | tee -a "$results"
+else
+    say "skipped: $build/bin/bench_collector was not built"
+fi
+
+say "== processing time: 10M NVTX ranges, target exit to 'Generated:'"
+"${profile[@]}" -f -o "$out/reports/flood.rep" -t nvtx "$out/bin/nvtx_flood" 10000000 > "$out/logs/flood.txt" 2>&1
+done_ns=$(date +%s%N)
+exit_ns=$(awk '/target-exit-ns/ {print $2}' "$out/logs/flood.txt")
+python3 - "$exit_ns" "$done_ns" <<'EOF' | tee -a "$results"
+import sys
+exit_ns, done_ns = (int(x) for x in sys.argv[1:3])
+seconds = (done_ns - exit_ns) / 1e9
+print(f"{'PASS' if seconds <= 1.0 else 'FAIL'} processing: 'Generated:' {seconds:.2f} s after a 10M-event target exited (target <= 1 s)")
+EOF
+
+cp "$out/reports/reduction-4.rep" "$out/sample-multistream.rep" 2> /dev/null \
+    && say "sample for resources/samples/: $out/sample-multistream.rep (the 4-stream reduction)"
+say "== $(grep -c '^PASS' "$results") passed, $(grep -c '^FAIL' "$results") failed"
+exit "$(grep -c '^FAIL' "$results")"

@@ -1,0 +1,161 @@
+// The launcher's small pieces: option parsing, report naming, kernel names, the clock map, NVTX
+// matching and capture windows.
+#include "../../test_paths.h"
+#include "collector/launcher/capture_window.h"
+#include "collector/launcher/clock_map.h"
+#include "collector/launcher/kernel_names.h"
+#include "collector/launcher/nvtx_matcher.h"
+#include "collector/launcher/output_path.h"
+#include "collector/launcher/profile_options.h"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+
+using namespace sightline;
+using namespace sightline::collector;
+
+TEST_CASE("profile options follow nsys profile's names and forms")
+{
+    auto parsed = parseProfileOptions(
+        {"-t", "nvtx,osrt", "--osrt-threshold=5000", "-o", "run%p", "-f", "--stats", "-e", "A=1,B=x,y",
+            "--env-var=C=3", "--show-output=false", "-q", "python", "train.py", "--lr", "3"});
+    REQUIRE(parsed);
+    const ProfileOptions& o = parsed.value();
+    CHECK((!o.traceCuda && o.traceNvtx && o.traceOsrt));
+    CHECK(o.traceList() == "nvtx,osrt");
+    CHECK(o.osrtThresholdNs == 5000);
+    CHECK(o.output == "run%p");
+    CHECK((o.forceOverwrite && o.stats && !o.showOutput && o.quiet));
+    CHECK(o.environment
+        == std::vector<std::pair<std::string, std::string>> {{"A", "1"}, {"B", "x,y"}, {"C", "3"}});
+    CHECK(o.command == std::vector<std::string> {"python", "train.py", "--lr", "3"});
+
+    auto capture = parseProfileOptions({"-c", "nvtx", "--nvtx-capture=step@my@domain", "-tcuda", "-y", "1.5",
+        "-d", "2", "--", "-weird-program"});
+    REQUIRE(capture);
+    CHECK(capture->capture.mode == CaptureMode::Nvtx);
+    CHECK(capture->capture.nvtxRange == "step@my");
+    CHECK(capture->capture.nvtxDomain == "domain");
+    CHECK(capture->traceNvtx); // an NVTX capture range needs NVTX tracing
+    CHECK(*capture->capture.delay == 1'500'000'000);
+    CHECK(*capture->capture.duration == 2'000'000'000);
+    CHECK(capture->command == std::vector<std::string> {"-weird-program"});
+
+    CHECK(parseProfileOptions({"-t", "cuda,gpu", "ls"}).error().find("unknown --trace value 'gpu'")
+        != std::string::npos);
+    CHECK(
+        parseProfileOptions({"--bogus", "ls"}).error().find("unknown option '--bogus'") != std::string::npos);
+    CHECK(parseProfileOptions({"-t", "cuda"}).error().find("no program to profile") != std::string::npos);
+    CHECK(parseProfileOptions({"-c", "nvtx", "ls"}).error().find("--nvtx-capture") != std::string::npos);
+    CHECK(parseProfileOptions({"-d", "0", "ls"}).error().find("--duration") != std::string::npos);
+    CHECK(parseProfileOptions({"-o"}).error().find("needs a value") != std::string::npos);
+    CHECK(parseProfileOptions({"-t", "none", "ls"})->traceList() == "none");
+    CHECK(parseProfileOptions({"--help"})->help);
+}
+
+TEST_CASE("reports are named without overwriting unless asked to")
+{
+    const auto dir = test::scratchDir("collector-output-path");
+    const auto previous = std::filesystem::current_path();
+    std::filesystem::current_path(dir);
+    CHECK(resolveReportPath("", 42, "gpu1", false).value() == "report1.rep");
+    std::ofstream("report1.rep") << "x";
+    std::ofstream("report2.rep") << "x";
+    CHECK(resolveReportPath("", 42, "gpu1", false).value() == "report3.rep");
+    CHECK(resolveReportPath("run_%p_%h", 42, "gpu1", false).value() == "run_42_gpu1.rep");
+    CHECK(resolveReportPath("100%%.rep", 42, "gpu1", false).value() == "100%.rep");
+    const auto clash = resolveReportPath("report1", 42, "gpu1", false);
+    REQUIRE_FALSE(clash);
+    CHECK(clash.error().find("--force-overwrite") != std::string::npos);
+    CHECK(resolveReportPath("report1", 42, "gpu1", true).value() == "report1.rep");
+    CHECK_FALSE(resolveReportPath("no/such/folder/x", 42, "gpu1", false));
+    CHECK(outputNeedsPid("a%pb"));
+    CHECK_FALSE(outputNeedsPid("a%hb"));
+    std::filesystem::current_path(previous);
+}
+
+TEST_CASE("kernel names are demangled and shortened like Nsight Systems shows them")
+{
+    CHECK(demangleKernelName("_Z6reducePKfPfi") == "reduce(float const*, float*, int)");
+    CHECK(demangleKernelName("plain_c_kernel") == "plain_c_kernel");
+    CHECK(demangleKernelName("_Znot_valid") == "_Znot_valid");
+    CHECK(shortKernelName("reduce(float const*, float*, int)") == "reduce");
+    CHECK(shortKernelName(
+              "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+              "std::array<char*, 1ul> >(int, at::native::FillFunctor<float>, std::array<char*, 1ul>)")
+        == "vectorized_elementwise_kernel");
+    CHECK(shortKernelName("void gemm<(int)128, float>(float*)") == "gemm");
+    CHECK(shortKernelName("plain_c_kernel") == "plain_c_kernel");
+}
+
+TEST_CASE("the clock map is piecewise linear through its pairs and extends past them")
+{
+    ClockMap clock;
+    clock.addPair(1000, 0);
+    clock.addPair(4000, 1000); // 3 ticks per ns
+    clock.addPair(6000, 2000); // then 2 ticks per ns
+    clock.addPair(6000, 2500); // contradicts the previous pair: dropped
+    clock.finish();
+    CHECK(clock.pairCount() == 3);
+    CHECK(clock.toMonotonic(spool::TickSource::Tsc, 2500) == 500);
+    CHECK(clock.toMonotonic(spool::TickSource::Tsc, 5000) == 1500);
+    CHECK(clock.toMonotonic(spool::TickSource::Tsc, 7000) == 2500); // past the end: last slope
+    CHECK(clock.toMonotonic(spool::TickSource::Tsc, 700) == -100); // before the start: first slope
+    CHECK(clock.toMonotonic(spool::TickSource::MonotonicNs, 777) == 777);
+}
+
+TEST_CASE("NVTX matching nests pops per thread and domain and ends ranges on other threads")
+{
+    std::vector<collector::HostEvent<NvtxEvent>> out;
+    NvtxMatcher matcher(out);
+    NvtxEvent e;
+    e.start = 10;
+    matcher.push(Tid(1), e);
+    e.start = 20;
+    e.attributes.domain = DomainId(2);
+    matcher.push(Tid(1), e); // another domain: its own stack
+    matcher.pop(Tid(1), DomainId(), 30); // closes the default-domain push at 10
+    REQUIRE(out.size() == 1);
+    CHECK((out[0].event.start == 10 && out[0].event.end == 30));
+    matcher.pop(Tid(2), DomainId(2), 31); // other thread: unmatched
+    CHECK(matcher.unmatchedEnds() == 1);
+    e.start = 40;
+    matcher.end(99, Tid(3), 50); // read before its start: other threads come in any order
+    matcher.start(99, Tid(1), e);
+    matcher.end(99, Tid(3), 60); // a second end for the same id
+    CHECK(matcher.finish(100) == 1); // the domain-2 push
+    CHECK(matcher.unmatchedEnds() == 2);
+    REQUIRE(out.size() == 3);
+    CHECK((out[1].tid == Tid(1) && out[1].event.attributes.endThread == Tid(3) && out[1].event.end == 50));
+    CHECK((out[2].event.attributes.domain == DomainId(2) && out[2].event.end == 100));
+}
+
+TEST_CASE("capture windows keep what overlaps them")
+{
+    std::vector<ProcessCapture> processes(2);
+    processes[0].captureControls = {{100, true}, {200, false}, {150, true}};
+    processes[1].captureControls = {{500, true}}; // never stopped: open until the session ends
+    TraceBuilder builder;
+    CaptureSpec spec;
+    spec.mode = CaptureMode::CudaProfilerApi;
+    const auto windows = CaptureWindows::compute(spec, processes, builder, 1000);
+    CHECK(windows.windows() == std::vector<TimeRange> {{100, 200}, {500, 1000}});
+    CHECK(windows.keeps(50, 150));
+    CHECK(windows.keeps(199, 199));
+    CHECK_FALSE(windows.keeps(200, 300));
+    CHECK_FALSE(windows.keeps(0, 100));
+    CHECK(windows.keeps(999, 2000));
+
+    CaptureSpec timed;
+    timed.delay = 120;
+    timed.duration = 400;
+    const auto both = CaptureWindows::compute(spec, processes, builder, 1000);
+    spec.delay = 120;
+    spec.duration = 400;
+    const auto cut = CaptureWindows::compute(spec, processes, builder, 1000);
+    CHECK(cut.windows() == std::vector<TimeRange> {{120, 200}, {500, 520}});
+    const auto delayOnly = CaptureWindows::compute(timed, processes, builder, 1000);
+    CHECK(delayOnly.windows() == std::vector<TimeRange> {{120, 520}});
+    CHECK(CaptureWindows::compute(CaptureSpec {}, processes, builder, 1000).keepsEverything());
+    CHECK_FALSE(both.keepsEverything());
+}

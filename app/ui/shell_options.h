@@ -1,0 +1,41 @@
+// The command line of sightline-ui: the reports to open, and the --screenshot mode that loads
+// one report, lays out the main window and renders it to a PNG without showing it. Parsing
+// never exits the process: a malformed command line yields one error sentence for the caller.
+#pragma once
+
+#include "model/core/time.h"
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+namespace sightline::ui {
+
+struct ScreenshotOptions
+{
+    QString outputPath;
+    QString reportPath;
+    QSize size {1600, 1000}; // logical pixels; the PNG has exactly this size
+    std::optional<TimeRange> range; // the visible range; the whole trace when absent
+    QString rangeText; // as typed, for messages
+    QString view = QStringLiteral("timeline");
+};
+
+struct ShellOptions
+{
+    QStringList files; // reports to open in tabs, in order
+    std::optional<ScreenshotOptions> screenshot;
+    bool showHelp = false;
+    bool showVersion = false;
+    QString helpText;
+    QString error; // non-empty: the command line is unusable
+};
+
+// Parses `arguments` (arguments[0] is the program name). Needs no QApplication, so main()
+// can answer --help and errors without a display and pick the offscreen platform for
+// --screenshot. Qt's own options (-platform NAME, -style NAME, ...) are accepted and ignored
+// here; QApplication applies them.
+ShellOptions parseShellOptions(const QStringList& arguments);
+
+} // namespace sightline::ui

@@ -1,0 +1,243 @@
+// bench_timeline: the timeline's frame time. For generated reports (default 1M, 10M and 100M
+// events, generated in memory, never written), a TimelineView of 1920x1080 on the offscreen
+// platform with compact rows, all expanded (about 100 lanes on screen) is drawn fully zoomed out, at 1/1000
+// and at 1/10^6 of the span. Each frame shows a different window (the view pans a few pixels
+// per frame), so every frame is laid out from the model's queries and painted again. Prints
+// layout, paint and frame (layout + paint) p50/p99 against the 120 Hz target, the whole-window
+// render time, resident memory and the 100M/1M frame time ratio. Asserts nothing.
+#include "bench_support.h"
+#include "generate.h"
+#include "views/timeline/timeline_canvas.h"
+#include "views/timeline/timeline_state.h"
+#include "views/timeline/timeline_view.h"
+
+#include <QApplication>
+#include <QImage>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace sightline;
+using namespace sightline::bench;
+
+constexpr int kWidth = 1920;
+constexpr int kHeight = 1080;
+constexpr int kLaneHeight = 10;
+constexpr int kFrames = 300;
+constexpr double kFrameTargetMs = 8.3;
+
+constexpr const char* kUsage
+    = R"(Usage: bench_timeline [--events N[,N...]] [--serial] [--no-tiles] [--zoom whole|1e-3|1e-6]
+
+Prints the timeline's frame time (layout + paint) at 1920x1080 for generated reports of the
+given sizes (default 1M,10M,100M; suffixes k and M), fully zoomed out, at 1/1000 and at 1/10^6
+of the span. --serial lays lanes out on one thread instead of the thread pool; --no-tiles
+queries the model for every dense lane in every frame instead of reusing cached tiles;
+--zoom measures one zoom level only (for profiling).
+)";
+
+struct Settings
+{
+    std::vector<uint64_t> sizes {1000000, 10000000, 100000000};
+    bool serial = false;
+    bool tiles = true;
+    std::optional<int> onlyZoom; // index into kZoomLevels
+};
+
+std::optional<uint64_t> parseCount(std::string text)
+{
+    uint64_t scale = 1;
+    if (!text.empty() && (text.back() == 'k' || text.back() == 'K')) scale = 1000;
+    if (!text.empty() && (text.back() == 'm' || text.back() == 'M')) scale = 1000000;
+    if (scale != 1) text.pop_back();
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 12)
+        return std::nullopt;
+    return std::stoull(text) * scale;
+}
+
+bool parseArguments(int argc, char** argv, Settings& settings)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string name = argv[i];
+        if (name == "-h" || name == "--help") {
+            std::fputs(kUsage, stdout);
+            std::exit(0);
+        } else if (name == "--serial") {
+            settings.serial = true;
+        } else if (name == "--no-tiles") {
+            settings.tiles = false;
+        } else if (name == "--zoom" && i + 1 < argc) {
+            const std::string level = argv[++i];
+            settings.onlyZoom = level == "whole" ? 0 : level == "1e-3" ? 1 : level == "1e-6" ? 2 : -1;
+            if (*settings.onlyZoom < 0) {
+                std::fprintf(stderr, "bench_timeline: the zoom level must be whole, 1e-3 or 1e-6.\n");
+                return false;
+            }
+        } else if (name == "--events" && i + 1 < argc) {
+            settings.sizes.clear();
+            std::string list = argv[++i];
+            for (size_t from = 0; from <= list.size();) {
+                const size_t comma = std::min(list.find(',', from), list.size());
+                const auto count = parseCount(list.substr(from, comma - from));
+                if (!count || *count == 0) {
+                    std::fprintf(stderr, "bench_timeline: '%s' is not an event count; use e.g. 1M,10M.\n",
+                        list.c_str());
+                    return false;
+                }
+                settings.sizes.push_back(*count);
+                from = comma + 1;
+            }
+        } else {
+            std::fprintf(stderr, "bench_timeline: unknown option %s; see --help.\n", name.c_str());
+            return false;
+        }
+    }
+    return true;
+}
+
+struct ZoomLevel
+{
+    const char* name;
+    double fraction; // of the span shown
+};
+constexpr ZoomLevel kZoomLevels[] = {{"whole span", 1.0}, {"1/1000 span", 1e-3}, {"1/10^6 span", 1e-6}};
+
+struct FrameTimes
+{
+    Percentiles layout, paint, frame;
+    size_t lanes = 0, rows = 0, boxes = 0, bars = 0;
+    double firstFrameNs = 0; // the first frame at this zoom: its tiles computed, not reused
+};
+
+// Draws kFrames frames at one zoom level, panning 3 pixels per frame (never the same window).
+FrameTimes measure(views::TimelineView& view, const Trace& trace, double fraction)
+{
+    views::TimelineState& state = view.state();
+    views::TimelineCanvas& canvas = *view.canvas();
+    const Duration span = trace.span.duration();
+    const Duration shown
+        = std::max<Duration>(views::TimeScale::kMinimumDuration, Duration(double(span) * fraction));
+    const Duration step = std::max<Duration>(1, Duration(3.0 * double(shown) / canvas.width()));
+    // Start a third into the trace, in the thick of the training loop.
+    Timestamp start = fraction >= 1.0 ? trace.span.start : trace.span.start + span / 3;
+    std::vector<int64_t> layout, paint, frame;
+    FrameTimes result;
+    for (int f = -10; f < kFrames; ++f) { // 10 warm-up frames
+        state.setVisible({start, start + shown}, views::HistoryMode::Skip);
+        start += f % 2 == 0 ? step : -step / 2;
+        Stopwatch clock;
+        canvas.layOut();
+        const int64_t laidOut = clock.nanoseconds();
+        canvas.paintFrame();
+        const int64_t total = clock.nanoseconds();
+        if (f == -10) result.firstFrameNs = double(total);
+        if (f < 0) continue;
+        layout.push_back(laidOut);
+        paint.push_back(total - laidOut);
+        frame.push_back(total);
+    }
+    const views::DrawList& list = canvas.drawList();
+    result.lanes = list.laneCount;
+    result.rows = list.rows.size();
+    result.boxes = list.boxCount();
+    result.bars = list.barCount();
+    result.layout = percentiles(layout);
+    result.paint = percentiles(paint);
+    result.frame = percentiles(frame);
+    return result;
+}
+
+std::string ms(double ns)
+{
+    return format("%.2f", ns / 1e6);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Settings settings;
+    if (!parseArguments(argc, argv, settings)) return 2;
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication::setAttribute(Qt::AA_Use96Dpi);
+    QApplication app(argc, argv);
+
+    std::vector<std::string> columns;
+    for (uint64_t size : settings.sizes)
+        columns.push_back(shortCount(size) + " events");
+    FigureTable table(columns);
+    std::map<std::string, double> frameP50ByZoom; // of the first size, for the growth ratio
+    for (size_t column = 0; column < settings.sizes.size(); ++column) {
+        gen::GeneratorOptions options;
+        options.events = settings.sizes[column];
+        options.processes = 4;
+        options.threadsPerProcess = 4;
+        options.gpus = 4;
+        options.streamsPerGpu = 6;
+        std::fprintf(stderr, "bench_timeline: generating %s events...\n", shortCount(options.events).c_str());
+        Stopwatch generation;
+        auto trace = std::make_shared<const Trace>(gen::generateTrace(options));
+        table.set("generate in memory", "-", column, infoCell(format("%.1f s", generation.seconds())));
+        releaseFreeMemory();
+
+        views::TimelineView view(trace);
+        view.resize(kWidth, kHeight);
+        view.setLaneHeight(kLaneHeight);
+        view.setAllRowsExpanded(true);
+        view.show();
+        QApplication::processEvents();
+        view.canvas()->setParallelLayout(!settings.serial);
+        view.canvas()->setTiledLayout(settings.tiles);
+        const double gib = double(residentSetBytes()) / double(1ull << 30);
+        table.set("resident memory with the view", "< 24 GB", column,
+            atMost(gib, 24.0 / 1.073741824, format("%.2f GiB", gib)));
+
+        for (size_t z = 0; z < std::size(kZoomLevels); ++z) {
+            if (settings.onlyZoom && size_t(*settings.onlyZoom) != z) continue;
+            const ZoomLevel& zoom = kZoomLevels[z];
+            const FrameTimes times = measure(view, *trace, zoom.fraction);
+            const std::string level = zoom.name;
+            table.set(level + ": lanes / rows on screen", "~100", column,
+                infoCell(format("%zu / %zu", times.lanes, times.rows)));
+            table.set(level + ": boxes / bars drawn", "-", column,
+                infoCell(format("%zu / %zu", times.boxes, times.bars)));
+            table.set(level + ": layout p50 / p99 (ms)", "-", column,
+                infoCell(ms(times.layout.p50) + " / " + ms(times.layout.p99)));
+            table.set(level + ": paint p50 / p99 (ms)", "-", column,
+                infoCell(ms(times.paint.p50) + " / " + ms(times.paint.p99)));
+            table.set(
+                level + ": first frame, tiles computed (ms)", "-", column, infoCell(ms(times.firstFrameNs)));
+            table.set(level + ": frame p50 / p99 (ms)", "p99 <= 8.3", column,
+                atMost(times.frame.p99 / 1e6, kFrameTargetMs,
+                    ms(times.frame.p50) + " / " + ms(times.frame.p99)));
+            if (column == 0)
+                frameP50ByZoom[level] = times.frame.p50;
+            else
+                table.set(level + ": frame p50 vs " + columns.front(), "<= 1.5x", column,
+                    atMost(times.frame.p50 / frameP50ByZoom[level], 1.5,
+                        format("%.2fx", times.frame.p50 / frameP50ByZoom[level])));
+        }
+
+        // The whole window as the user sees it: ruler, row headers, canvas, scroll bar.
+        QImage window(view.size(), QImage::Format_ARGB32_Premultiplied);
+        std::vector<int64_t> renders;
+        const TimeRange all = view.state().bounds();
+        for (int f = 0; f < 40; ++f) {
+            view.state().setVisible({all.start + f * 1000, all.end - f * 1000}, views::HistoryMode::Skip);
+            Stopwatch clock;
+            view.render(&window);
+            renders.push_back(clock.nanoseconds());
+        }
+        const Percentiles whole = percentiles(renders);
+        table.set("whole window render, zoomed out, p50 / p99 (ms)", "-", column,
+            infoCell(ms(whole.p50) + " / " + ms(whole.p99)));
+    }
+    std::printf("Timeline frame time at %dx%d, lane height %d px, %s layout, %d frames per zoom level\n",
+        kWidth, kHeight, kLaneHeight, settings.serial ? "serial" : "parallel", kFrames);
+    table.print(stdout);
+    return 0;
+}

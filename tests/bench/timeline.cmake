@@ -1,0 +1,7 @@
+# bench_timeline: the timeline's frame time (layout + paint) at 1920x1080 for generated reports
+# of 1M, 10M and 100M events. Included by tests/bench/CMakeLists.txt; needs the viewer.
+if(SIGHTLINE_BUILD_GUI)
+    add_executable(bench_timeline ${CMAKE_CURRENT_LIST_DIR}/bench_timeline.cpp ${CMAKE_CURRENT_LIST_DIR}/bench_support.cpp)
+    target_link_libraries(bench_timeline PRIVATE sightline_views sightline_generator sightline_warnings)
+    set_target_properties(bench_timeline PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
+endif()

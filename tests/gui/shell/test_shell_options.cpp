@@ -1,0 +1,107 @@
+// sightline-ui's command line: files, --screenshot with --size / --range / --view, and the
+// one-sentence errors for everything malformed.
+#include "app/ui/shell_options.h"
+
+#include <catch2/catch.hpp>
+
+using sightline::TimeRange;
+using sightline::ui::parseShellOptions;
+
+namespace {
+
+QStringList line(std::initializer_list<const char*> words)
+{
+    QStringList list {QStringLiteral("sightline-ui")};
+    for (const char* word : words)
+        list.append(QString::fromUtf8(word));
+    return list;
+}
+
+} // namespace
+
+TEST_CASE("plain arguments are the reports to open, in order")
+{
+    const auto options = parseShellOptions(line({"a.rep", "dir/b.sqlite", "c.json"}));
+    CHECK(options.error.isEmpty());
+    CHECK(options.files
+        == QStringList {QStringLiteral("a.rep"), QStringLiteral("dir/b.sqlite"), QStringLiteral("c.json")});
+    CHECK_FALSE(options.screenshot.has_value());
+    CHECK_FALSE(options.showHelp);
+}
+
+TEST_CASE("the screenshot option takes its output, size, range with units, and the one report")
+{
+    const auto options = parseShellOptions(
+        line({"--screenshot", "out.png", "--size", "800x600", "--range", "1ms:2.5ms", "r.rep"}));
+    REQUIRE(options.error.isEmpty());
+    REQUIRE(options.screenshot.has_value());
+    CHECK(options.screenshot->outputPath == QStringLiteral("out.png"));
+    CHECK(options.screenshot->reportPath == QStringLiteral("r.rep"));
+    CHECK(options.screenshot->size == QSize(800, 600));
+    REQUIRE(options.screenshot->range.has_value());
+    CHECK(*options.screenshot->range == TimeRange {1'000'000, 2'500'000});
+    CHECK(options.screenshot->view == QStringLiteral("timeline"));
+    CHECK(options.files.isEmpty()); // the report is the screenshot's, not a tab's
+}
+
+TEST_CASE(
+    "the screenshot options accept the --name=value spelling and seconds, microseconds and plain nanoseconds")
+{
+    auto options
+        = parseShellOptions(line({"--screenshot=o.png", "--range=1.5s:2s", "--view=timeline", "r.rep"}));
+    REQUIRE(options.error.isEmpty());
+    CHECK(*options.screenshot->range == TimeRange {1'500'000'000, 2'000'000'000});
+    options = parseShellOptions(line({"--screenshot", "o.png", "--range", "250us:1200000", "r.rep"}));
+    REQUIRE(options.error.isEmpty());
+    CHECK(*options.screenshot->range == TimeRange {250'000, 1'200'000});
+}
+
+TEST_CASE("malformed screenshot options give one sentence naming the bad value")
+{
+    struct Case
+    {
+        std::initializer_list<const char*> words;
+        const char* mentions;
+    };
+    const Case cases[] = {
+        {{"--screenshot", "o.png", "--size", "10x10", "r.rep"}, "10x10"},
+        {{"--screenshot", "o.png", "--size", "wide", "r.rep"}, "wide"},
+        {{"--screenshot", "o.png", "--range", "5ms:3ms", "r.rep"}, "5ms:3ms"},
+        {{"--screenshot", "o.png", "--range", "2ms:2ms", "r.rep"}, "2ms:2ms"},
+        {{"--screenshot", "o.png", "--range", "1parsec:2ms", "r.rep"}, "1parsec:2ms"},
+        {{"--screenshot", "o.png", "--view", "events", "r.rep"}, "events"},
+        {{"--screenshot", "o.png", "a.rep", "b.rep"}, "exactly one"},
+        {{"--screenshot", "o.png"}, "exactly one"},
+        {{"--range", "1ms:2ms", "r.rep"}, "--screenshot"},
+        {{"--size", "800x600"}, "--screenshot"},
+        {{"--frobnicate", "r.rep"}, "frobnicate"},
+    };
+    for (const Case& c : cases) {
+        const auto options = parseShellOptions(line(c.words));
+        INFO(options.error.toStdString());
+        CHECK(options.error.contains(QString::fromUtf8(c.mentions)));
+        CHECK(options.error.count(QLatin1Char('\n')) == 0);
+    }
+}
+
+TEST_CASE("a plain number is nanoseconds, so 250us:1200 ends before it starts")
+{
+    const auto options = parseShellOptions(line({"--screenshot", "o.png", "--range", "250us:1200", "r.rep"}));
+    CHECK(options.error.contains(QStringLiteral("250us:1200")));
+}
+
+TEST_CASE("help and version options are recognised")
+{
+    CHECK(parseShellOptions(line({"--help"})).showHelp);
+    CHECK(parseShellOptions(line({"-h"})).showHelp);
+    CHECK(parseShellOptions(line({"--version"})).showVersion);
+    CHECK(parseShellOptions(line({"--help"})).helpText.contains(QStringLiteral("--screenshot")));
+}
+
+TEST_CASE("Qt's own options are left to QApplication and not taken for reports")
+{
+    const auto options
+        = parseShellOptions(line({"-platform", "offscreen", "-style", "fusion", "-reverse", "a.rep"}));
+    CHECK(options.error.isEmpty());
+    CHECK(options.files == QStringList {QStringLiteral("a.rep")});
+}

@@ -1,0 +1,96 @@
+// Cached level-of-detail tiles against direct queries of the model: a pixel with events is
+// never empty, busy fractions agree closely, and tiles are reused when the view pans.
+#include "timeline_fixture.h"
+#include "views/timeline/event_style.h"
+#include "views/timeline/lod_tile_cache.h"
+#include "views/timeline/time_scale.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <random>
+
+using namespace sightline;
+using namespace sightline::views;
+
+TEST_CASE("Tiles draw what direct level-of-detail queries draw")
+{
+    const auto trace = testing::generatedTrace(200000);
+    const EventStyle style(*trace, false);
+    LodTileCache tiles(*trace, style);
+    std::mt19937_64 random(5);
+    const int width = 1000;
+    size_t compared = 0;
+    for (int round = 0; round < 30; ++round) {
+        const Duration duration = std::max<Duration>(200000, trace->span.duration() >> (random() % 6));
+        const Timestamp start = trace->span.start
+            + Timestamp(random() % uint64_t(std::max<Duration>(1, trace->span.duration() - duration)));
+        const TimeScale scale({start, start + duration}, width);
+        const int level = LodTileCache::levelFor(scale.nanosecondsPerPixel());
+        REQUIRE(level >= 0);
+        const TrackId id(uint32_t(random() % trace->tracks.size()));
+        const Track& track = trace->track(id);
+        if (track.size() == 0) continue;
+        const uint32_t lane = uint32_t(random() % track.laneCount());
+        tiles.request(id, lane, scale.visible(), level);
+        tiles.computeMissing(false);
+        SourceColumns tiled, direct;
+        tiles.fill(id, lane, scale, level, tiled);
+        direct.resize(width);
+        trace->indexes[id.value].lanes[lane].query(track, track.lane(lane), scale.visible(), direct.lod);
+        direct.describe(track, style);
+        tiles.endFrame();
+
+        double error = 0;
+        for (int c = 0; c < width; ++c) {
+            INFO("round " << round << " track " << id.value << " lane " << lane << " column " << c);
+            const LodColumn& d = direct.lod[size_t(c)];
+            const LodColumn& t = tiled.lod[size_t(c)];
+            if (d.count > 0) {
+                REQUIRE(t.count > 0); // never invisible
+                CHECK(tiled.longestDuration[size_t(c)] >= direct.longestDuration[size_t(c)]);
+            }
+            CHECK(std::fabs(t.busy - d.busy) <= 2.0 / LodTileCache::kMinTilesPerPixel + 1e-6);
+            error += std::fabs(t.busy - d.busy);
+        }
+        CHECK(error / width < 0.03);
+        ++compared;
+    }
+    CHECK(compared > 10);
+}
+
+TEST_CASE("Panning within a level reuses tiles; the cache stays within its budget")
+{
+    const auto trace = testing::generatedTrace(200000);
+    const EventStyle style(*trace, false);
+    const size_t budget = size_t(4) << 20;
+    LodTileCache tiles(*trace, style, budget);
+    const TrackId id(0);
+    const Duration duration = trace->span.duration() / 4;
+    TimeScale scale({trace->span.start, trace->span.start + duration}, 1000);
+    const int level = LodTileCache::levelFor(scale.nanosecondsPerPixel());
+    tiles.request(id, 0, scale.visible(), level);
+    tiles.computeMissing(false);
+    tiles.endFrame();
+    const size_t first = tiles.chunkCount();
+    REQUIRE(first > 0);
+    // A small pan needs at most one more chunk at the leading edge.
+    scale = scale.pannedBy(5);
+    tiles.request(id, 0, scale.visible(), level);
+    tiles.computeMissing(false);
+    tiles.endFrame();
+    CHECK(tiles.chunkCount() <= first + 1);
+    // Many distinct windows: old chunks are evicted to stay near the budget.
+    for (int step = 0; step < 200; ++step) {
+        scale = TimeScale({trace->span.start + step * duration / 50,
+                              trace->span.start + step * duration / 50 + duration / 40},
+            1000);
+        for (uint32_t t = 0; t < std::min<size_t>(trace->tracks.size(), 8); ++t) {
+            if (trace->tracks[t].size() == 0) continue;
+            tiles.request(
+                TrackId(t), 0, scale.visible(), LodTileCache::levelFor(scale.nanosecondsPerPixel()));
+        }
+        tiles.computeMissing(false);
+        tiles.endFrame();
+        CHECK(tiles.residentBytes() <= budget + budget / 2);
+    }
+}

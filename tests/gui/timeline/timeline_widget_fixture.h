@@ -1,0 +1,64 @@
+// A TimelineView on a generated report, shown on the offscreen platform at a fixed size, with
+// helpers to send the input the tests need (Ctrl+wheel, tooltips) and to find where an event
+// is drawn.
+#pragma once
+
+#include "timeline_fixture.h"
+#include "views/timeline/event_geometry.h"
+#include "views/timeline/navigation.h"
+#include "views/timeline/timeline_canvas.h"
+#include "views/timeline/timeline_state.h"
+#include "views/timeline/timeline_view.h"
+
+#include <QApplication>
+#include <QTest>
+#include <QWheelEvent>
+#include <catch2/catch.hpp>
+
+namespace sightline::testing {
+
+struct ShownTimeline
+{
+    std::shared_ptr<const Trace> trace = generatedTrace();
+    views::TimelineView view {trace};
+
+    ShownTimeline()
+    {
+        view.resize(1400, 900);
+        view.show();
+        REQUIRE(QTest::qWaitForWindowExposed(&view));
+        settle();
+    }
+
+    views::TimelineCanvas& canvas() { return *view.canvas(); }
+    views::TimelineState& state() { return view.state(); }
+
+    // Lets queued paints and layouts run.
+    void settle()
+    {
+        QApplication::processEvents();
+        canvas().repaint();
+    }
+
+    void wheel(QPoint pos, int angle, Qt::KeyboardModifiers modifiers)
+    {
+        QWheelEvent event(QPointF(pos), QPointF(canvas().mapToGlobal(pos)), QPoint(), QPoint(0, angle),
+            Qt::NoButton, modifiers, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(&canvas(), &event);
+        settle();
+    }
+
+    // Where the event is drawn in its own lane, scrolled and panned into view.
+    QPoint onScreen(EventRef event)
+    {
+        views::bringIntoView(state(), event, false);
+        settle();
+        const auto place = views::primaryPlacement(state(), event);
+        REQUIRE(place);
+        const QRectF visible = place->rect.intersected(QRectF(canvas().rect()));
+        REQUIRE_FALSE(visible.isEmpty());
+        return visible.center().toPoint();
+    }
+};
+
+} // namespace sightline::testing

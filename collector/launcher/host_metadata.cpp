@@ -118,7 +118,7 @@ void completeGpus(std::vector<Gpu>& gpus, const std::vector<GpuFacts>& facts)
 std::string cuptiVersionText(uint32_t version)
 {
     if (version == 0) return {};
-    if (version < 10000) return "API " + std::to_string(version);
+    if (version < 10000) return std::string("API ") + std::to_string(version);
     return std::to_string(version / 10000) + "." + std::to_string(version / 100 % 100) + "."
         + std::to_string(version % 100);
 }

@@ -18,12 +18,16 @@ std::string demangleKernelName(std::string_view mangled)
 
 std::string shortKernelName(std::string_view name)
 {
-    // Cut the parameter list: the first '(' outside template brackets.
+    // Cut the parameter list: the first '(' outside template brackets that does not open the
+    // "(anonymous namespace)" scope.
+    constexpr std::string_view kAnonymous = "(anonymous namespace)";
     int depth = 0;
     size_t end = name.size();
     for (size_t i = 0; i < name.size(); ++i) {
         const char c = name[i];
-        if (c == '<')
+        if (name.substr(i).starts_with(kAnonymous))
+            i += kAnonymous.size() - 1;
+        else if (c == '<')
             ++depth;
         else if (c == '>' && depth > 0)
             --depth;

@@ -72,7 +72,7 @@ void Importer::readGpus()
         gpu.smCount = uint32_t(rows.integerOr(kSms, 0));
         // nsys writes UUIDs without the "GPU-" that nvidia-smi (and the model) puts first.
         const std::string_view uuid = rows.text(kUuid);
-        gpu.uuid = uuid.empty() || uuid.starts_with("GPU-") ? std::string(uuid) : "GPU-" + std::string(uuid);
+        gpu.uuid = uuid.empty() || uuid.starts_with("GPU-") ? std::string(uuid) : std::string("GPU-").append(uuid);
         gpu.computeMajor = uint32_t(rows.integerOr(kMajor, 0));
         gpu.computeMinor = uint32_t(rows.integerOr(kMinor, 0));
         m_builder.addGpu(std::move(gpu));

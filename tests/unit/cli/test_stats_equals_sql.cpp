@@ -19,11 +19,6 @@ struct Totals
 };
 using TotalsByName = std::map<std::string, Totals>;
 
-std::ostream& operator<<(std::ostream& os, const Totals& t)
-{
-    return os << "{count " << t.count << ", total " << t.total << ", min " << t.min << ", max " << t.max << "}";
-}
-
 std::vector<std::string> splitCsvLine(const std::string& line)
 {
     std::vector<std::string> cells(1);

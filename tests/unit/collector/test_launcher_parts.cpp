@@ -86,6 +86,8 @@ TEST_CASE("kernel names are demangled and shortened like Nsight Systems shows th
         == "vectorized_elementwise_kernel");
     CHECK(shortKernelName("void gemm<(int)128, float>(float*)") == "gemm");
     CHECK(shortKernelName("plain_c_kernel") == "plain_c_kernel");
+    CHECK(shortKernelName("(anonymous namespace)::reduce_pass1(float const*, float*, int)") == "reduce_pass1");
+    CHECK(shortKernelName("void (anonymous namespace)::scale<float>(float*, int)") == "scale");
 }
 
 TEST_CASE("the clock map is piecewise linear through its pairs and extends past them")

@@ -1,0 +1,19 @@
+#include "event_names.h"
+
+#include "model/core/event_access.h"
+
+namespace sightline::views {
+
+EventNames::EventNames(const Trace& trace)
+    : m_trace(trace)
+    , m_stringCount(uint32_t(trace.strings.size()))
+    , m_memoryOpCount(uint32_t(trace.memoryOps.size()))
+{
+    m_derived.reserve(trace.memoryOps.size() + trace.syncOps.size());
+    for (const MemoryOp& op : trace.memoryOps)
+        m_derived.push_back(memoryOpName(op));
+    for (const SyncOp& op : trace.syncOps)
+        m_derived.push_back(syncOpName(op));
+}
+
+} // namespace sightline::views

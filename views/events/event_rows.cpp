@@ -1,0 +1,163 @@
+#include "event_rows.h"
+
+#include "model/index/lane_query.h"
+#include "radix_sort.h"
+
+#include <algorithm>
+#include <queue>
+
+namespace sightline::views {
+namespace {
+
+struct LaneRun
+{
+    TrackId track;
+    IndexRange events;
+};
+
+IndexRange eventsOfLane(
+    const Track& track, uint32_t lane, const std::optional<TimeRange>& range, RangeRule rule)
+{
+    if (!range) return track.lane(lane);
+    if (rule == RangeRule::Overlapping) return laneWindow(track, lane, *range);
+    const IndexRange all = track.lane(lane);
+    const uint32_t first = firstStartingAtOrAfter(track, all, range->start);
+    const uint32_t last = firstStartingAtOrAfter(track, all, range->end);
+    return {first, std::max(first, last)};
+}
+
+// Every non-empty lane run of the source, in track order then lane order.
+std::vector<LaneRun> laneRuns(const Trace& trace, const EventSource& source)
+{
+    std::vector<LaneRun> runs;
+    for (TrackId id : source.tracks) {
+        if (id.value >= trace.tracks.size()) continue;
+        const Track& track = trace.track(id);
+        for (uint32_t lane = 0; lane < track.laneCount(); ++lane) {
+            const IndexRange events = eventsOfLane(track, lane, source.range, source.rule);
+            if (!events.empty()) runs.push_back({id, events});
+        }
+    }
+    return runs;
+}
+
+// The events of `track`'s lanes lying wholly inside [range.start, range.end].
+void appendContained(
+    const Track& track, TrackId id, TimeRange range, EventRef exclude, std::vector<EventRef>& out)
+{
+    for (uint32_t lane = 0; lane < track.laneCount(); ++lane) {
+        const IndexRange all = track.lane(lane);
+        const uint32_t first = firstStartingAtOrAfter(track, all, range.start);
+        // Ends are sorted within a lane too: the events ending by range.end form a prefix.
+        const uint32_t last = firstEndingAfter(track, all, std::max(range.end, range.start + 1));
+        for (uint32_t i = first; i < last; ++i)
+            if (EventRef {id, i} != exclude) out.push_back({id, i});
+    }
+}
+
+bool sameThread(const TrackKey& a, const TrackKey& b)
+{
+    return a.pid == b.pid && a.tid == b.tid && !isGpuKind(b.kind);
+}
+
+} // namespace
+
+std::vector<EventRef> collectRows(
+    const Trace& trace, const EventSource& source, const std::atomic<bool>* cancel)
+{
+    const std::vector<LaneRun> runs = laneRuns(trace, source);
+    size_t total = 0;
+    for (const LaneRun& run : runs)
+        total += run.events.size();
+
+    std::vector<EventRef> unordered;
+    unordered.reserve(total);
+    std::vector<uint64_t> keys;
+    keys.reserve(total);
+    for (const LaneRun& run : runs) {
+        const Track& track = trace.track(run.track);
+        for (uint32_t i = run.events.begin; i < run.events.end; ++i) {
+            unordered.push_back({run.track, i});
+            keys.push_back(orderedKey(track.events.start[i]));
+        }
+    }
+    if (runs.size() <= 1) return unordered; // one lane is already in start order
+
+    std::vector<uint32_t> order(total);
+    for (uint32_t p = 0; p < total; ++p)
+        order[p] = p;
+    if (!radixSortByKey(keys, order, cancel)) return {};
+    keys = {};
+    std::vector<EventRef> rows;
+    rows.reserve(total);
+    for (uint32_t p : order)
+        rows.push_back(unordered[p]);
+    return rows;
+}
+
+std::vector<EventRef> firstRowsByStart(const Trace& trace, const EventSource& source, size_t limit)
+{
+    const std::vector<LaneRun> runs = laneRuns(trace, source);
+    // A min-heap of (next start, run number); the run number breaks ties like collectRows.
+    using Head = std::pair<Timestamp, uint32_t>;
+    std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
+    std::vector<uint32_t> cursor(runs.size());
+    for (uint32_t r = 0; r < runs.size(); ++r) {
+        cursor[r] = runs[r].events.begin;
+        heads.push({trace.track(runs[r].track).events.start[cursor[r]], r});
+    }
+    std::vector<EventRef> rows;
+    while (rows.size() < limit && !heads.empty()) {
+        const uint32_t r = heads.top().second;
+        heads.pop();
+        rows.push_back({runs[r].track, cursor[r]});
+        if (++cursor[r] < runs[r].events.end)
+            heads.push({trace.track(runs[r].track).events.start[cursor[r]], r});
+    }
+    return rows;
+}
+
+size_t countRows(const Trace& trace, const EventSource& source)
+{
+    size_t total = 0;
+    for (const LaneRun& run : laneRuns(trace, source))
+        total += run.events.size();
+    return total;
+}
+
+ContainedEvents eventsInsideRange(const Trace& trace, EventRef range, size_t limit)
+{
+    ContainedEvents result;
+    const Track& rangeTrack = trace.track(range.track);
+    const TimeRange window {rangeTrack.events.start[range.index], rangeTrack.events.end[range.index]};
+    if (window.empty()) return result;
+
+    std::vector<EventRef> hostEvents;
+    for (uint32_t t = 0; t < trace.tracks.size(); ++t)
+        if (sameThread(rangeTrack.key, trace.tracks[t].key))
+            appendContained(trace.tracks[t], TrackId(t), window, range, hostEvents);
+    auto byStart = [&](EventRef a, EventRef b) {
+        const Timestamp sa = trace.track(a.track).events.start[a.index];
+        const Timestamp sb = trace.track(b.track).events.start[b.index];
+        return sa != sb ? sa < sb : a < b;
+    };
+    std::sort(hostEvents.begin(), hostEvents.end(), byStart);
+    result.total = hostEvents.size();
+
+    // The GPU work launched by the first API calls, until the list is full.
+    std::vector<EventRef> listed;
+    for (const EventRef& event : hostEvents) {
+        if (listed.size() >= limit) break;
+        listed.push_back(event);
+        if (trace.track(event.track).key.kind != TrackKind::CudaApi) continue;
+        for (const EventRef& op : trace.correlation.gpuOperations(trace, event)) {
+            ++result.total;
+            if (listed.size() < limit) listed.push_back(op);
+        }
+    }
+    std::sort(listed.begin(), listed.end(), byStart);
+    result.events = std::move(listed);
+    return result;
+}
+
+} // namespace sightline::views

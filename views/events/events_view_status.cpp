@@ -1,0 +1,133 @@
+// EventsView's title, visible columns and status line: what is listed, how many events match,
+// how they are sorted, and what is running (events_view.cpp holds the layout and query flow).
+#include "event_query_runner.h"
+#include "events_item_delegate.h"
+#include "events_table_model.h"
+#include "events_view.h"
+#include "views/timeline/time_format.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QTableView>
+
+namespace sightline::views {
+namespace {
+
+QString grouped(size_t n)
+{
+    return QLocale(QLocale::English, QLocale::UnitedStates).toString(qulonglong(n));
+}
+
+QString kindLabel(TrackKind kind)
+{
+    switch (kind) {
+    case TrackKind::CudaApi:
+        return QStringLiteral("CUDA API");
+    case TrackKind::Nvtx:
+        return QStringLiteral("NVTX");
+    case TrackKind::OsRuntime:
+        return QStringLiteral("OS runtime");
+    case TrackKind::Kernels:
+        return QStringLiteral("Kernels");
+    case TrackKind::Memory:
+        return QStringLiteral("Memory");
+    case TrackKind::Synchronization:
+        return QStringLiteral("Synchronization");
+    }
+    return {};
+}
+
+// "Kernels · Stream 7 (GPU 0 / Context 1)" for one row, "Kernels, Memory · 8 rows" for several.
+QString describeSource(const EventCells& cells, const EventSource& source)
+{
+    QString text;
+    if (source.tracks.size() == 1) {
+        const TrackId id = source.tracks.front();
+        text = kindLabel(cells.trace().track(id).key.kind) + QStringLiteral(" \u00b7 ")
+            + cells.threadOrStreamLabel(id);
+        if (!cells.deviceContextLabel(id).isEmpty())
+            text += QStringLiteral(" (%1)").arg(cells.deviceContextLabel(id));
+    } else {
+        QStringList kinds;
+        for (int k = 0; k < kTrackKindCount; ++k)
+            for (TrackId id : source.tracks)
+                if (cells.trace().track(id).key.kind == TrackKind(k)) {
+                    kinds << kindLabel(TrackKind(k));
+                    break;
+                }
+        bool allGpu = true, allHost = true;
+        for (TrackId id : source.tracks) {
+            const bool gpu = isGpuKind(cells.trace().track(id).key.kind);
+            allGpu = allGpu && gpu;
+            allHost = allHost && !gpu;
+        }
+        const QString rows = allGpu ? QStringLiteral("streams")
+            : allHost               ? QStringLiteral("threads")
+                                    : QStringLiteral("rows");
+        text = kinds.join(QStringLiteral(", "))
+            + QStringLiteral(" \u00b7 %1 %2").arg(source.tracks.size()).arg(rows);
+    }
+    if (source.range)
+        text += QStringLiteral(" \u00b7 %1 \u2013 %2")
+                    .arg(QString::fromStdString(formatTimestamp(source.range->start, 1000)),
+                        QString::fromStdString(formatTimestamp(source.range->end, 1000)));
+    return text;
+}
+
+} // namespace
+
+void EventsView::updateColumnsForSource()
+{
+    bool present[kTrackKindCount] = {};
+    for (TrackId id : source().tracks)
+        if (id.value < m_trace->tracks.size()) present[int(m_trace->track(id).key.kind)] = true;
+    bool anyNvtx = present[int(TrackKind::Nvtx)];
+    for (int c = 0; c < kEventColumnCount; ++c) {
+        bool applies = source().tracks.empty() && c <= int(EventColumn::End);
+        for (int k = 0; k < kTrackKindCount; ++k)
+            applies = applies || (present[k] && columnApplies(EventColumn(c), TrackKind(k)));
+        m_table->horizontalHeader()->setSectionHidden(c, !applies);
+    }
+    m_delegate->setBranchSpace(anyNvtx);
+    m_title->setText(m_requestTitle.isEmpty() && !source().tracks.empty() ? describeSource(*m_cells, source())
+            : m_requestTitle.isEmpty()                                    ? tr("Events View")
+                                                                          : m_requestTitle);
+}
+
+QString EventsView::statusText() const
+{
+    return m_status->text();
+}
+
+void EventsView::updateStatus()
+{
+    const size_t listed = m_model->listedCount();
+    QString text;
+    if (source().tracks.empty()) {
+        text = tr("Right-click a timeline row and choose Show in Events View to list its events.");
+    } else if (!m_error.isEmpty()) {
+        text = m_error;
+    } else if (isBusy() && listed < m_sourceCount && m_query.filter.isEmpty()) {
+        text = tr("%1 events").arg(grouped(m_sourceCount));
+    } else if (!m_query.filter.isEmpty()) {
+        text = tr("%1 of %2 events match \u201c%3\u201d")
+                   .arg(grouped(listed), grouped(m_sourceCount), m_query.filter.pattern);
+    } else {
+        text = tr("%1 events").arg(grouped(listed));
+    }
+    if (!source().tracks.empty() && m_error.isEmpty()) {
+        const bool largestFirst = firstClickOrder(m_query.sortColumn) == Qt::DescendingOrder;
+        const bool descending = m_query.order == Qt::DescendingOrder;
+        const QString direction = largestFirst ? (descending ? tr("largest first") : tr("smallest first"))
+                                               : (descending ? tr("descending") : tr("ascending"));
+        text += tr(" \u00b7 sorted by %1, %2").arg(columnTitle(m_query.sortColumn).toLower(), direction);
+    }
+    m_status->setText(text);
+    const bool listing = m_runner->sourceCount() == 0 && m_sourceCount > 0;
+    m_busyLabel->setText(listing        ? tr("Listing\u2026")
+            : !m_query.filter.isEmpty() ? tr("Filtering\u2026")
+                                        : tr("Sorting\u2026"));
+}
+
+} // namespace sightline::views

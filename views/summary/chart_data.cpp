@@ -1,0 +1,152 @@
+#include "chart_data.h"
+
+#include "model/index/lane_query.h"
+#include "views/events/event_names.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace sightline::views {
+
+std::vector<NamedTotal> topRows(const StatsReport& report, size_t limit)
+{
+    std::vector<NamedTotal> rows;
+    for (const StatsRow& row : report.rows) {
+        if (rows.size() >= limit) break;
+        rows.push_back({row.name, row.values.total, row.values.count});
+    }
+    return rows;
+}
+
+std::string shortKernelName(std::string_view demangled)
+{
+    // "(anonymous namespace)" is a scope, not a parameter list.
+    std::string text(demangled);
+    constexpr std::string_view kAnonymous = "(anonymous namespace)";
+    for (size_t at = text.find(kAnonymous); at != std::string::npos; at = text.find(kAnonymous))
+        text.replace(at, kAnonymous.size(), "anonymous");
+    const std::string_view name = text;
+    // Cut the parameter list: the first '(' outside template brackets.
+    int depth = 0;
+    size_t end = name.size();
+    for (size_t i = 0; i < name.size(); ++i) {
+        if (name[i] == '<')
+            ++depth;
+        else if (name[i] == '>')
+            --depth;
+        else if (name[i] == '(' && depth == 0) {
+            end = i;
+            break;
+        }
+    }
+    std::string_view head = name.substr(0, end);
+    // Set template arguments at the end ("kernel<4, float>") aside.
+    std::string_view arguments;
+    if (!head.empty() && head.back() == '>') {
+        depth = 0;
+        for (size_t i = head.size(); i-- > 0;) {
+            if (head[i] == '>')
+                ++depth;
+            else if (head[i] == '<' && --depth == 0) {
+                arguments = head.substr(i + 1, head.size() - i - 2);
+                head = head.substr(0, i);
+                break;
+            }
+        }
+    }
+    // Drop the return type and namespaces: keep what follows the last space or "::".
+    const size_t space = head.rfind(' ');
+    if (space != std::string_view::npos) head = head.substr(space + 1);
+    const size_t scope = head.rfind("::");
+    if (scope != std::string_view::npos) head = head.substr(scope + 2);
+    if (head.empty()) return std::string(demangled);
+    // A generic wrapper ("Kernel2<cutlass_80_tensorop_...>") is named by its first argument.
+    if (head.size() < 10 && !arguments.empty()) {
+        const std::string_view first
+            = arguments.substr(0, std::min(arguments.find(','), arguments.find('<')));
+        if (!first.empty()) return std::string(head) + "<" + std::string(first) + ">";
+    }
+    return std::string(head);
+}
+
+Histogram durationHistogram(const Trace& trace, TrackKind kind, std::string_view name,
+    std::optional<TimeRange> range, int bins, bool logBins)
+{
+    const EventNames names(trace);
+    std::vector<uint8_t> wanted(names.keyCount(), 0);
+    for (uint32_t k = 0; k < names.keyCount(); ++k)
+        wanted[k] = names.text(k) == name ? 1 : 0;
+
+    std::vector<Duration> durations;
+    for (const Track& track : trace.tracks) {
+        if (track.key.kind != kind) continue;
+        for (uint32_t lane = 0; lane < track.laneCount(); ++lane) {
+            IndexRange events = track.lane(lane);
+            if (range) {
+                const uint32_t first = firstStartingAtOrAfter(track, events, range->start);
+                events = {first, std::max(first, firstStartingAtOrAfter(track, events, range->end))};
+            }
+            for (uint32_t i = events.begin; i < events.end; ++i)
+                if (wanted[names.key(track, i)]) durations.push_back(track.duration(i));
+        }
+    }
+
+    Histogram h;
+    bins = std::max(bins, 1);
+    h.counts.assign(size_t(bins), 0);
+    h.total = int64_t(durations.size());
+    if (durations.empty()) {
+        for (int b = 0; b <= bins; ++b)
+            h.edges.push_back(double(b));
+        return h;
+    }
+    const auto [lo, hi] = std::minmax_element(durations.begin(), durations.end());
+    h.minimum = *lo;
+    h.maximum = *hi;
+    // Log bins need a positive lower edge; equal extremes get a bin of width one around them.
+    const double low = logBins ? std::max(1.0, double(h.minimum)) : double(h.minimum);
+    const double high = std::max(double(h.maximum), low + 1.0);
+    auto position = [&](double v) { return logBins ? std::log10(std::max(v, 1.0)) : v; };
+    const double from = position(low), to = position(high);
+    for (int b = 0; b <= bins; ++b) {
+        const double x = from + (to - from) * b / bins;
+        h.edges.push_back(logBins ? std::pow(10.0, x) : x);
+    }
+    for (Duration d : durations) {
+        const double t = (position(double(d)) - from) / (to - from);
+        const int bin = std::clamp(int(t * bins), 0, bins - 1);
+        ++h.counts[size_t(bin)];
+    }
+    return h;
+}
+
+std::vector<UtilizationSeries> gpuUtilization(const Trace& trace, TimeRange window, int columns)
+{
+    std::map<uint32_t, UtilizationSeries> byDevice;
+    if (columns <= 0 || window.empty()) return {};
+    std::vector<LodColumn> lod(static_cast<size_t>(columns));
+    for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+        const Track& track = trace.tracks[t];
+        if (track.key.kind != TrackKind::Kernels || track.size() == 0 || t >= trace.indexes.size()) continue;
+        UtilizationSeries& series = byDevice[track.key.device.value];
+        series.device = track.key.device;
+        series.busy.resize(size_t(columns), 0.0);
+        // Every lane of the stream (kernels of one stream seldom overlap, but some may).
+        for (uint32_t lane = 0; lane < track.laneCount() && lane < trace.indexes[t].lanes.size(); ++lane) {
+            std::fill(lod.begin(), lod.end(), LodColumn {});
+            trace.indexes[t].lanes[lane].query(track, track.lane(lane), window, lod);
+            for (size_t c = 0; c < lod.size(); ++c)
+                series.busy[c] += lod[c].busy;
+        }
+    }
+    std::vector<UtilizationSeries> result;
+    for (auto& [device, series] : byDevice) {
+        for (double& b : series.busy)
+            b = std::min(b, 1.0);
+        result.push_back(std::move(series));
+    }
+    return result;
+}
+
+} // namespace sightline::views

@@ -4,12 +4,17 @@
 #include "report_loader.h"
 #include "report_tab.h"
 #include "status_summary.h"
+#include "views/events/events_table_model.h"
+#include "views/events/events_view.h"
+#include "views/summary/analysis_summary.h"
 #include "views/timeline/timeline_view.h"
 
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QPainter>
 #include <cstdio>
+#include <functional>
 
 namespace sightline::ui {
 
@@ -46,6 +51,52 @@ void settle()
 {
     for (int round = 0; round < 3; ++round)
         QApplication::processEvents();
+}
+
+// Runs the event loop until `busy` no longer holds (a view's background work has shown its
+// result); false when it still holds after `limitMs`.
+bool waitWhile(const std::function<bool()>& busy, qint64 limitMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (busy()) {
+        if (clock.elapsed() > limitMs) return false;
+        QApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    }
+    return true;
+}
+
+constexpr qint64 kViewWorkLimitMs = 10 * 60 * 1000;
+
+// The Events View under the timeline listing every kernel and memory operation (overlapping
+// the range, when there is one), longest first, with the longest selected.
+bool showLongestGpuWork(ReportTab& tab, const std::optional<TimeRange>& range)
+{
+    views::EventsView& events = *tab.eventsView();
+    views::EventsRequest request;
+    const Trace& trace = events.trace();
+    for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+        const TrackKind kind = trace.tracks[t].key.kind;
+        if (kind == TrackKind::Kernels || kind == TrackKind::Memory)
+            request.source.tracks.push_back(TrackId(t));
+    }
+    request.source.range = range;
+    events.sortBy(views::EventColumn::Duration, Qt::DescendingOrder);
+    tab.showEventsRequest(request);
+    if (!waitWhile([&] { return events.isBusy(); }, kViewWorkLimitMs)) return false;
+    // Selected on the timeline without moving it (the row follows): the visible range stays put.
+    if (events.listedCount() > 0) tab.timeline()->selectEvent(events.model()->eventAt(0), false);
+    return true;
+}
+
+// The Analysis Summary; with a range, its statistics cover the events starting in it.
+bool showSummary(ReportTab& tab, const std::optional<TimeRange>& range)
+{
+    if (range) tab.timeline()->setSelection(*range);
+    tab.setCurrentView(ReportView::Summary);
+    views::AnalysisSummary& summary = *tab.summary();
+    if (range) summary.setScope(views::AnalysisSummary::Scope::Selection);
+    return waitWhile([&] { return summary.isBusy(); }, kViewWorkLimitMs);
 }
 
 } // namespace
@@ -87,7 +138,15 @@ int runScreenshot(const ScreenshotOptions& options)
     window.show();
     window.resize(options.size);
     settle();
-    if (options.range && tab->timeline()) tab->timeline()->setVisibleRange(*options.range);
+    if (options.range) tab->timeline()->setVisibleRange(*options.range);
+    const bool ready = options.view == ScreenshotView::Events ? showLongestGpuWork(*tab, options.range)
+        : options.view == ScreenshotView::Summary            ? showSummary(*tab, options.range)
+                                                             : true;
+    if (!ready)
+        return fail(QStringLiteral("The view of '%1' was still computing after %2 minutes; try a smaller "
+                                   "--range or the timeline view.")
+                        .arg(options.reportPath)
+                        .arg(kViewWorkLimitMs / 60000));
     settle();
 
     const QImage image = renderWidget(window);

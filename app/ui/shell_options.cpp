@@ -42,6 +42,14 @@ void addQtOptions(QCommandLineParser& parser)
     }
 }
 
+std::optional<ScreenshotView> parseScreenshotView(const QString& name)
+{
+    if (name == QLatin1String("timeline")) return ScreenshotView::Timeline;
+    if (name == QLatin1String("events")) return ScreenshotView::Events;
+    if (name == QLatin1String("summary")) return ScreenshotView::Summary;
+    return std::nullopt;
+}
+
 QString usageHint()
 {
     return QStringLiteral("; run 'sightline-ui --help' for the options.");
@@ -89,10 +97,11 @@ QString readScreenshotOptions(const QCommandLineParser& parser, const QCommandLi
         shot.rangeText = parser.value(range);
     }
     if (parser.isSet(view)) {
-        shot.view = parser.value(view);
-        if (shot.view != QStringLiteral("timeline"))
-            return QStringLiteral("The view '%1' is unknown; the available view is 'timeline'.")
-                .arg(shot.view);
+        const auto parsed = parseScreenshotView(parser.value(view));
+        if (!parsed)
+            return QStringLiteral("The view '%1' is unknown; choose timeline, events or summary.")
+                .arg(parser.value(view));
+        shot.view = *parsed;
     }
     options.screenshot = shot;
     return {};
@@ -117,7 +126,10 @@ ShellOptions parseShellOptions(const QStringList& arguments)
         QStringLiteral("Visible time range for --screenshot, e.g. 1.2s:1.25s (ns, us, ms, s)."),
         QStringLiteral("START:END"));
     const QCommandLineOption view(QStringLiteral("view"),
-        QStringLiteral("The view shown by --screenshot (default: timeline)."), QStringLiteral("NAME"));
+        QStringLiteral("The view shown by --screenshot: timeline (default), events (the Events View "
+                       "under the timeline: kernels and memory operations, longest first) or summary "
+                       "(the Analysis Summary; with --range, its statistics cover that range)."),
+        QStringLiteral("NAME"));
     parser.addOptions({help, version, screenshot, size, range, view});
     addQtOptions(parser);
     // "-platform offscreen" is one option, as Qt spells its own, not six single-letter ones.
@@ -133,7 +145,8 @@ ShellOptions parseShellOptions(const QStringList& arguments)
         + qtHelp.mid(qtHelp.indexOf(QLatin1Char('\n')))
         + QStringLiteral(
             "\nExamples:\n  sightline-ui run1.rep other.sqlite\n"
-            "  sightline-ui --screenshot shot.png --size 1920x1080 --range 1.2s:1.25s run1.rep\n");
+            "  sightline-ui --screenshot shot.png --size 1920x1080 --range 1.2s:1.25s run1.rep\n"
+            "  sightline-ui --screenshot events.png --view events run1.rep\n");
     if (!parser.parse(arguments)) {
         options.error = parser.errorText().trimmed();
         if (options.error.endsWith(QLatin1Char('.'))) options.error.chop(1);

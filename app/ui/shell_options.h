@@ -12,14 +12,20 @@
 
 namespace sightline::ui {
 
+// What --screenshot shows: the timeline; the timeline with the Events View listing every
+// kernel and memory operation, longest first; or the Analysis Summary.
+enum class ScreenshotView : uint8_t { Timeline, Events, Summary };
+
 struct ScreenshotOptions
 {
     QString outputPath;
     QString reportPath;
     QSize size {1600, 1000}; // logical pixels; the PNG has exactly this size
-    std::optional<TimeRange> range; // the visible range; the whole trace when absent
+    // The visible range (the whole trace when absent); the Events View lists the events
+    // overlapping it, and the Analysis Summary's statistics cover the events starting in it.
+    std::optional<TimeRange> range;
     QString rangeText; // as typed, for messages
-    QString view = QStringLiteral("timeline");
+    ScreenshotView view = ScreenshotView::Timeline;
 };
 
 struct ShellOptions

@@ -202,10 +202,12 @@ void AnalysisSummary::setSelectedRange(std::optional<TimeRange> range)
 {
     if (range && range->empty()) range.reset();
     if (range == m_selected) return;
+    // Tables shown for a selection must follow it, back to the whole trace when it is cleared.
+    const bool showedSelection = m_scope == Scope::Selection;
     m_selected = range;
-    if (!m_selected && m_scope == Scope::Selection) m_scope = Scope::WholeTrace;
+    if (!m_selected && showedSelection) m_scope = Scope::WholeTrace;
     updateScopeBar();
-    if (m_scope == Scope::Selection) recompute();
+    if (showedSelection) recompute();
 }
 
 void AnalysisSummary::setScope(Scope scope)

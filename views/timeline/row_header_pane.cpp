@@ -170,6 +170,11 @@ void RowHeaderPane::contextMenuEvent(QContextMenuEvent* event)
 {
     const int node = nodeAt(event->pos());
     QMenu menu(this);
+    if (node >= 0) {
+        menu.addAction(tr("Show in Events View"), this,
+            [this, node] { emit showInEventsViewRequested(m_state.rows().tracksBelow(node)); });
+        menu.addSeparator();
+    }
     if (node >= 0 && m_state.rows().node(node).isGroup()) {
         menu.addAction(tr("Expand all below"), this, [this, node] { expandSubtree(node, true); });
         menu.addAction(tr("Collapse all below"), this, [this, node] { expandSubtree(node, false); });

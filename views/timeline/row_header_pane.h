@@ -24,6 +24,8 @@ public:
 
 signals:
     void keyboardHelpRequested();
+    // Context menu > Show in Events View on a row: its tracks and those of every row below it.
+    void showInEventsViewRequested(const std::vector<sightline::TrackId>& tracks);
 
 protected:
     void paintEvent(QPaintEvent* event) override;

@@ -329,6 +329,21 @@ int RowTree::leafOf(TrackId track) const
     return track.value < m_leafOfTrack.size() ? m_leafOfTrack[track.value] : -1;
 }
 
+std::vector<TrackId> RowTree::tracksBelow(int node) const
+{
+    std::vector<TrackId> tracks;
+    std::vector<int> pending {node};
+    while (!pending.empty()) {
+        const RowNode& row = m_nodes[size_t(pending.back())];
+        pending.pop_back();
+        tracks.insert(tracks.end(), row.tracks.begin(), row.tracks.end());
+        pending.insert(pending.end(), row.children.begin(), row.children.end());
+    }
+    std::sort(tracks.begin(), tracks.end());
+    tracks.erase(std::unique(tracks.begin(), tracks.end()), tracks.end());
+    return tracks;
+}
+
 int RowTree::find(const QString& label) const
 {
     for (size_t i = 0; i < m_nodes.size(); ++i)

@@ -72,6 +72,9 @@ public:
 
     // The leaf row that draws `track` lane by lane, or -1.
     int leafOf(TrackId track) const;
+    // The tracks of `node` and of every row below it, each once, in track order (what "Show in
+    // Events View" lists for a row).
+    std::vector<TrackId> tracksBelow(int node) const;
     // The first label match (exact), or -1; for tests and scripted navigation.
     int find(const QString& label) const;
 

@@ -112,6 +112,8 @@ TimelineView::TimelineView(std::shared_ptr<const Trace> trace, QWidget* parent)
     connect(&state, &TimelineState::eventSelectionChanged, this, &TimelineView::eventSelected);
     connect(d->canvas, &TimelineCanvas::keyboardHelpRequested, this, &TimelineView::showKeyboardHelp);
     connect(d->headers, &RowHeaderPane::keyboardHelpRequested, this, &TimelineView::showKeyboardHelp);
+    connect(d->headers, &RowHeaderPane::showInEventsViewRequested, this,
+        &TimelineView::showInEventsViewRequested);
     connect(d->findBar, &FindBar::closed, d->canvas, [this] { d->canvas->setFocus(); });
     syncScrollBar();
     refreshCorner();

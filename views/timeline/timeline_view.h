@@ -61,6 +61,8 @@ signals:
     void visibleRangeChanged(sightline::TimeRange range);
     void selectionChanged(std::optional<sightline::TimeRange> range);
     void eventSelected(std::optional<sightline::EventRef> event);
+    // A row's context menu > Show in Events View: the row's track and those of all its sub-rows.
+    void showInEventsViewRequested(std::vector<sightline::TrackId> tracks);
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;

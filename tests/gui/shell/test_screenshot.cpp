@@ -1,6 +1,7 @@
 // The built sightline-ui binary in --screenshot mode: a PNG of exactly the requested size that
-// shows the report, a different picture for a --range, no display needed, and exit code 1 with
-// one sentence on stderr for a bad report or range.
+// shows the report, a different picture for a --range and for each --view (timeline, events,
+// summary), no display needed, and exit code 1 with one sentence on stderr for a bad report or
+// range.
 #include "shell_test_support.h"
 #include "test_paths.h"
 
@@ -125,4 +126,29 @@ TEST_CASE("a screenshot with a range outside the report or a malformed option ex
     CHECK(run.exitCode == 1);
     CHECK(errorLines(run.stdErr).join(QString()).contains(QStringLiteral("huge")));
     CHECK_FALSE(QFile::exists(output));
+}
+
+TEST_CASE("screenshots of the Events View and the Analysis Summary are PNGs of the requested size")
+{
+    test::guiApp();
+    const auto folder = test::guiScratch("screenshot-views");
+    const QString report = test::writeGeneratedReport(folder, "views.rep", 20000);
+    QImage images[3];
+    const char* const views[] = {"timeline", "events", "summary"};
+    for (int v = 0; v < 3; ++v) {
+        const QString output = inFolder(folder, views[v]) + QStringLiteral(".png");
+        const Run run = runViewer({QStringLiteral("--screenshot"), output, QStringLiteral("--size"),
+            QStringLiteral("1200x800"), QStringLiteral("--view"), QString::fromLatin1(views[v]), report});
+        INFO(views[v] << ": " << run.stdErr.toStdString());
+        REQUIRE(run.exitCode == 0);
+        CHECK_FALSE(run.stdErr.contains(QStringLiteral("sightline-ui:")));
+        images[v] = QImage(output);
+        REQUIRE_FALSE(images[v].isNull());
+        CHECK(images[v].size() == QSize(1200, 800));
+        CHECK(distinctColours(images[v]) > 30);
+    }
+    // Three different pictures: the Events View adds its table, the summary replaces the timeline.
+    CHECK(images[1] != images[0]);
+    CHECK(images[2] != images[0]);
+    CHECK(images[2] != images[1]);
 }

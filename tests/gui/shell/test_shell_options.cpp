@@ -6,6 +6,7 @@
 
 using sightline::TimeRange;
 using sightline::ui::parseShellOptions;
+using sightline::ui::ScreenshotView;
 
 namespace {
 
@@ -40,7 +41,7 @@ TEST_CASE("the screenshot option takes its output, size, range with units, and t
     CHECK(options.screenshot->size == QSize(800, 600));
     REQUIRE(options.screenshot->range.has_value());
     CHECK(*options.screenshot->range == TimeRange {1'000'000, 2'500'000});
-    CHECK(options.screenshot->view == QStringLiteral("timeline"));
+    CHECK(options.screenshot->view == ScreenshotView::Timeline);
     CHECK(options.files.isEmpty()); // the report is the screenshot's, not a tab's
 }
 
@@ -56,6 +57,18 @@ TEST_CASE(
     CHECK(*options.screenshot->range == TimeRange {250'000, 1'200'000});
 }
 
+TEST_CASE("the screenshot's --view names the timeline, the Events View or the Analysis Summary")
+{
+    const std::pair<const char*, ScreenshotView> names[] = {{"timeline", ScreenshotView::Timeline},
+        {"events", ScreenshotView::Events}, {"summary", ScreenshotView::Summary}};
+    for (const auto& [name, view] : names) {
+        const auto options = parseShellOptions(line({"--screenshot", "o.png", "--view", name, "r.rep"}));
+        INFO(name);
+        REQUIRE(options.error.isEmpty());
+        CHECK(options.screenshot->view == view);
+    }
+}
+
 TEST_CASE("malformed screenshot options give one sentence naming the bad value")
 {
     struct Case
@@ -69,7 +82,7 @@ TEST_CASE("malformed screenshot options give one sentence naming the bad value")
         {{"--screenshot", "o.png", "--range", "5ms:3ms", "r.rep"}, "5ms:3ms"},
         {{"--screenshot", "o.png", "--range", "2ms:2ms", "r.rep"}, "2ms:2ms"},
         {{"--screenshot", "o.png", "--range", "1parsec:2ms", "r.rep"}, "1parsec:2ms"},
-        {{"--screenshot", "o.png", "--view", "events", "r.rep"}, "events"},
+        {{"--screenshot", "o.png", "--view", "charts", "r.rep"}, "charts"},
         {{"--screenshot", "o.png", "a.rep", "b.rep"}, "exactly one"},
         {{"--screenshot", "o.png"}, "exactly one"},
         {{"--range", "1ms:2ms", "r.rep"}, "--screenshot"},

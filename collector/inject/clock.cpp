@@ -47,10 +47,13 @@ bool invariantTsc()
 
 void initializeClock()
 {
+    // SIGHTLINE_CLOCK=monotonic or =tsc overrides the choice (tsc: for hosts, such as some
+    // virtual machines, that hide the invariant-TSC flags of a TSC that is in fact constant).
     const char* choice = getenv("SIGHTLINE_CLOCK");
     const bool forceMonotonic = choice && strcmp(choice, "monotonic") == 0;
-    g_tickSource
-        = !forceMonotonic && invariantTsc() ? spool::TickSource::Tsc : spool::TickSource::MonotonicNs;
+    const bool forceTsc = SIGHTLINE_HAS_TSC && choice && strcmp(choice, "tsc") == 0;
+    g_tickSource = forceTsc || (!forceMonotonic && invariantTsc()) ? spool::TickSource::Tsc
+                                                                     : spool::TickSource::MonotonicNs;
 }
 
 } // namespace sightline::inject

@@ -24,7 +24,7 @@ inline uint64_t nowTicks()
 }
 
 // Picks the tick source once, from the constructor: the TSC when /proc/cpuinfo lists both
-// constant_tsc and nonstop_tsc and SIGHTLINE_CLOCK is not "monotonic".
+// constant_tsc and nonstop_tsc, unless SIGHTLINE_CLOCK says "monotonic" or "tsc".
 void initializeClock();
 
 } // namespace sightline::inject

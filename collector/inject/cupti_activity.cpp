@@ -176,10 +176,17 @@ void enableActivityKinds(CuptiState& s)
     // SIGHTLINE_CUDA_DRIVER_API=0 leaves driver API records out (runtime calls only): cheaper
     // per launch, but launches made straight through the driver (Triton, cuBLAS) lose their
     // API call.
-    const char* driver = getenv("SIGHTLINE_CUDA_DRIVER_API");
-    const bool withDriver = !driver || strcmp(driver, "0") != 0;
+    // SIGHTLINE_CUDA_API=0 records no API calls at all (GPU work only): for measuring what
+    // API records cost; GPU operations then have no launching call.
+    auto disabled = [](const char* name) {
+        const char* value = getenv(name);
+        return value && strcmp(value, "0") == 0;
+    };
+    const bool withApi = !disabled("SIGHTLINE_CUDA_API");
+    const bool withDriver = withApi && !disabled("SIGHTLINE_CUDA_DRIVER_API");
     for (CUpti_ActivityKind kind : kKinds) {
         if (kind == CUPTI_ACTIVITY_KIND_DRIVER && !withDriver) continue;
+        if (kind == CUPTI_ACTIVITY_KIND_RUNTIME && !withApi) continue;
         const CUptiResult result = s.api.activityEnable(kind);
         if (result != CUPTI_SUCCESS)
             reportDiagnostic(spool::Severity::Warning, "CUPTI refused to record activity kind %d (%s).",

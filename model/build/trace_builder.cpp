@@ -11,9 +11,10 @@ namespace sightline {
 template <class T>
 uint32_t TraceBuilder::Interner<T>::intern(std::vector<T>& table, const T& value)
 {
+    if (last < table.size() && table[last] == value) return last;
     auto [it, inserted] = ids.try_emplace(value, uint32_t(table.size()));
     if (inserted) table.push_back(value);
-    return it->second;
+    return last = it->second;
 }
 
 TraceBuilder::TraceBuilder() = default;

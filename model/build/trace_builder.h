@@ -51,10 +51,13 @@ public:
     Trace build(unsigned threads = 0);
 
 private:
+    // Interns descriptors; consecutive events usually share one, so the last id is checked
+    // before the hash table.
     template <class T>
     struct Interner
     {
         std::unordered_map<T, uint32_t, DescriptorHash> ids;
+        uint32_t last = UINT32_MAX;
         uint32_t intern(std::vector<T>& table, const T& value);
     };
 

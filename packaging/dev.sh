@@ -19,8 +19,17 @@ cmake --build "$build"
 case "${1:-run}" in
 run)
     sample=resources/samples/sample.rep
+    if [ -x "$build/bin/sightline-ui" ] && { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; }; then
+        exec "$build/bin/sightline-ui" "$sample"
+    fi
+    # No display (a server, a container): describe the sample and render the viewer offscreen.
     "$build/bin/sightline" info "$sample"
-    "$build/bin/sightline" stats "$sample"
+    "$build/bin/sightline" stats --report cuda_gpu_kern_sum,cuda_gpu_mem_time_sum "$sample"
+    if [ -x "$build/bin/sightline-ui" ]; then
+        "$build/bin/sightline-ui" --screenshot "$build/sample-timeline.png" "$sample" 2>/dev/null
+        echo "No display here: the viewer's picture of the sample is in $build/sample-timeline.png;"
+        echo "on a desktop, run: $build/bin/sightline-ui $sample"
+    fi
     ;;
 test)
     cd "$build"

@@ -146,7 +146,11 @@ void calibrateOffset(CuptiState& s)
 
 bool registerActivityBuffers(CuptiState& s)
 {
-    if (s.api.registerTimestampCallback)
+    // SIGHTLINE_CUPTI_CLOCK=calibrate keeps CUPTI on its own clock and aligns it by calibration
+    // (to measure what the timestamp callback costs per launch).
+    const char* clock = getenv("SIGHTLINE_CUPTI_CLOCK");
+    const bool calibrateOnly = clock && strcmp(clock, "calibrate") == 0;
+    if (s.api.registerTimestampCallback && !calibrateOnly)
         s.ourClock = s.api.registerTimestampCallback(&monotonicTimestampValue) == CUPTI_SUCCESS;
     if (!s.ourClock) calibrateOffset(s);
     const CUptiResult result = s.api.registerCallbacks(&bufferRequested, &bufferCompleted);

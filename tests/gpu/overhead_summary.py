@@ -12,7 +12,7 @@ for line in open(sys.argv[1]):
         runs[name].append(float(value))
 median = {name: statistics.median(values) for name, values in runs.items()}
 bare = median["bare"]
-for name in ["bare", "torchprof", "sightline", "no-driver", "cuda-only", "kernels-only", "nvtx-osrt"]:
+for name in ["bare", "torchprof", "sightline", "no-driver", "cuda-only", "kernels-only", "cupti-clock", "nvtx-osrt"]:
     if name in median:
         print(f"  {name:10s} median {median[name]:7.2f} us/iteration (+{median[name] - bare:5.2f}), "
               f"runs {sorted(runs[name])}")

@@ -89,33 +89,8 @@ profile_run torch-loop -t cuda,nvtx,osrt -- python3 "$here/torch_loop.py" --mode
     || say "FAIL torch: profiled run failed (see logs/torch-loop.txt)"
 check torch-loop torch "$out/reports/torch-profiler.json" torch-loop
 
-say "== overhead: launch-bound PyTorch loop (x.add_(1) on one element, 100k iterations, pinned to two cores)"
-# Five rounds, the configurations interleaved so drift on the host hits all of them alike;
-# the median of each is compared. The variants show where the added cost sits. Each run is
-# pinned to two cores (taskset) and loops 100k times: shorter loops varied by +-20% here.
-pin=(taskset -c 2,3)  # the target only; the launcher runs wherever
-overhead_run() {  # overhead_run NAME: prints us per iteration
-    case $1 in
-    bare) "${pin[@]}" python3 "$here/torch_overhead.py" --mode bare --iters 100000 ;;
-    torchprof) "${pin[@]}" python3 "$here/torch_overhead.py" --mode torchprof --iters 100000 ;;
-    sightline) "${profile[@]}" -f -q -o "$out/reports/overhead.rep" -t cuda,nvtx,osrt \
-        "${pin[@]}" python3 "$here/torch_overhead.py" --mode bare --iters 100000 ;;
-    no-driver) SIGHTLINE_CUDA_DRIVER_API=0 "${profile[@]}" -f -q -o "$out/reports/overhead.rep" -t cuda,nvtx,osrt \
-        "${pin[@]}" python3 "$here/torch_overhead.py" --mode bare --iters 100000 ;;
-    cuda-only) "${profile[@]}" -f -q -o "$out/reports/overhead.rep" -t cuda "${pin[@]}" python3 "$here/torch_overhead.py" --mode bare --iters 100000 ;;
-    kernels-only) SIGHTLINE_CUDA_API=0 "${profile[@]}" -f -q -o "$out/reports/overhead.rep" -t cuda \
-        "${pin[@]}" python3 "$here/torch_overhead.py" --mode bare --iters 100000 ;;
-    nvtx-osrt) "${profile[@]}" -f -q -o "$out/reports/overhead.rep" -t nvtx,osrt \
-        "${pin[@]}" python3 "$here/torch_overhead.py" --mode bare --iters 100000 ;;
-    esac | awk '/us_per_iteration/ {print $2}'
-}
-: > "$out/logs/overhead-rounds.txt"
-for round in 1 2 3 4 5; do
-    for v in bare torchprof sightline no-driver cuda-only kernels-only nvtx-osrt; do
-        echo "$v $(overhead_run "$v")" >> "$out/logs/overhead-rounds.txt"
-    done
-done
-python3 "$here/overhead_summary.py" "$out/logs/overhead-rounds.txt" | tee -a "$results"
+say "== overhead: launch-bound PyTorch loop (x.add_(1) on one element)"
+OUT="$out" SIGHTLINE_BUILD="$build" bash "$here/overhead.sh" 5 | tee -a "$results"
 
 say "== collector hot paths (NVTX push+pop <= 30 ns, OS-runtime wrapper below threshold <= 20 ns)"
 say "one clock read: $("$out/bin/clock_cost" | tr '\n' ' ')"

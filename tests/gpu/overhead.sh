@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The overhead comparison of issue 3: a launch-bound PyTorch loop (x.add_(1) on one element,
+# 100k iterations) bare, under torch.profiler and under `sightline profile`, plus variants that
+# show where the added cost sits. ROUNDS rounds (default 5), every configuration interleaved in
+# each round so drift on the host hits all alike; the medians are compared by
+# overhead_summary.py, which prints the PASS/FAIL line (target: at most half of what
+# torch.profiler adds). Each target is pinned to two cores (taskset); the launcher is not.
+#   OUT=dir SIGHTLINE_BUILD=build tests/gpu/overhead.sh [ROUNDS] [VARIANTS...]
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+build=${SIGHTLINE_BUILD:-$here/../../build}
+out=${OUT:-$here/../../gpu-results}
+mkdir -p "$out/reports" "$out/logs"
+rounds=${1:-5}
+shift || true
+variants=${*:-bare torchprof sightline no-driver cuda-only kernels-only cupti-clock nvtx-osrt}
+profile=("$build/bin/sightline" profile)
+# Five rounds, the configurations interleaved so drift on the host hits all of them alike;
+# the median of each is compared. The variants show where the added cost sits. Each run is
+# pinned to two cores (taskset) and loops 100k times: shorter loops varied by +-20% here.
+pin=(taskset -c 2,3)  # the target only; the launcher runs wherever
+overhead_run() {  # overhead_run NAME: prints us per iteration
+    case $1 in
+    bare) "${pin[@]}" python3 "$here/torch_overhead.py" --mode bare --iters 100000 ;;
+    torchprof) "${pin[@]}" python3 "$here/torch_overhead.py" --mode torchprof --iters 100000 ;;
+    sightline) "${profile[@]}" -f -q -o "$out/reports/overhead.rep" -t cuda,nvtx,osrt \
+        "${pin[@]}" python3 "$here/torch_overhead.py" --mode bare --iters 100000 ;;
+    no-driver) SIGHTLINE_CUDA_DRIVER_API=0 "${profile[@]}" -f -q -o "$out/reports/overhead.rep" -t cuda,nvtx,osrt \
+        "${pin[@]}" python3 "$here/torch_overhead.py" --mode bare --iters 100000 ;;
+    cuda-only) "${profile[@]}" -f -q -o "$out/reports/overhead.rep" -t cuda "${pin[@]}" python3 "$here/torch_overhead.py" --mode bare --iters 100000 ;;
+    kernels-only) SIGHTLINE_CUDA_API=0 "${profile[@]}" -f -q -o "$out/reports/overhead.rep" -t cuda \
+        "${pin[@]}" python3 "$here/torch_overhead.py" --mode bare --iters 100000 ;;
+    cupti-clock) SIGHTLINE_CUPTI_CLOCK=calibrate "${profile[@]}" -f -q -o "$out/reports/overhead.rep" -t cuda,nvtx,osrt \
+        "${pin[@]}" python3 "$here/torch_overhead.py" --mode bare --iters 100000 ;;
+    nvtx-osrt) "${profile[@]}" -f -q -o "$out/reports/overhead.rep" -t nvtx,osrt \
+        "${pin[@]}" python3 "$here/torch_overhead.py" --mode bare --iters 100000 ;;
+    esac | awk '/us_per_iteration/ {print $2}'
+}
+: > "$out/logs/overhead-rounds.txt"
+for round in $(seq "$rounds"); do
+    for v in $variants; do
+        echo "$v $(overhead_run "$v")" >> "$out/logs/overhead-rounds.txt"
+    done
+done
+python3 "$here/overhead_summary.py" "$out/logs/overhead-rounds.txt"
+

@@ -62,9 +62,10 @@ DecodeResult decodeKernel(
     return DecodeResult::Record;
 }
 
-DecodeResult decodeMemcpy(const CUpti_ActivityMemcpy6& m, const DecodeSettings& s, DecodedRecord& out)
+// The fields a same-device copy (Memcpy6) and a peer copy (MemcpyPtoP4) share.
+template <class Copy>
+spool::CudaMemcpyRecord& beginCopy(const Copy& m, const DecodeSettings& s, DecodedRecord& out)
 {
-    if (!hasTimes(m.start, m.end)) return DecodeResult::NoTimestamps;
     auto& r = begin<spool::CudaMemcpyRecord>(out, RecordType::CudaMemcpy);
     r.startNs = shifted(m.start, s);
     r.endNs = shifted(m.end, s);
@@ -73,31 +74,27 @@ DecodeResult decodeMemcpy(const CUpti_ActivityMemcpy6& m, const DecodeSettings& 
     r.context = m.contextId;
     r.stream = m.streamId;
     r.correlation = m.correlationId;
-    r.srcDevice = r.dstDevice = m.deviceId;
     r.copyKind = mapCopyKind(m.copyKind);
     r.srcKind = mapMemoryKind(m.srcKind);
     r.dstKind = mapMemoryKind(m.dstKind);
     r.graphId = m.graphId;
+    return r;
+}
+
+DecodeResult decodeMemcpy(const CUpti_ActivityMemcpy6& m, const DecodeSettings& s, DecodedRecord& out)
+{
+    if (!hasTimes(m.start, m.end)) return DecodeResult::NoTimestamps;
+    auto& r = beginCopy(m, s, out);
+    r.srcDevice = r.dstDevice = m.deviceId;
     return DecodeResult::Record;
 }
 
 DecodeResult decodePeerCopy(const CUpti_ActivityMemcpyPtoP4& m, const DecodeSettings& s, DecodedRecord& out)
 {
     if (!hasTimes(m.start, m.end)) return DecodeResult::NoTimestamps;
-    auto& r = begin<spool::CudaMemcpyRecord>(out, RecordType::CudaMemcpy);
-    r.startNs = shifted(m.start, s);
-    r.endNs = shifted(m.end, s);
-    r.bytes = m.bytes;
-    r.device = m.deviceId;
-    r.context = m.contextId;
-    r.stream = m.streamId;
-    r.correlation = m.correlationId;
+    auto& r = beginCopy(m, s, out);
     r.srcDevice = m.srcDeviceId;
     r.dstDevice = m.dstDeviceId;
-    r.copyKind = mapCopyKind(m.copyKind);
-    r.srcKind = mapMemoryKind(m.srcKind);
-    r.dstKind = mapMemoryKind(m.dstKind);
-    r.graphId = m.graphId;
     return DecodeResult::Record;
 }
 

@@ -36,6 +36,14 @@ IndexRange laneWindow(const Track& track, uint32_t lane, TimeRange window)
     return first < last ? IndexRange {first, last} : IndexRange {first, first};
 }
 
+IndexRange laneStartingIn(const Track& track, uint32_t lane, const std::optional<TimeRange>& range)
+{
+    const IndexRange events = track.lane(lane);
+    if (!range) return events;
+    const uint32_t first = firstStartingAtOrAfter(track, events, range->start);
+    return {first, std::max(first, firstStartingAtOrAfter(track, events, range->end))};
+}
+
 void eventsInWindow(const Track& track, const IntervalIndex& overlap, TimeRange window, std::vector<uint32_t>& out)
 {
     const size_t before = out.size();

@@ -5,6 +5,7 @@
 
 #include "../core/track.h"
 
+#include <optional>
 #include <vector>
 
 namespace sightline {
@@ -18,6 +19,10 @@ IndexRange laneWindow(const Track& track, uint32_t lane, TimeRange window);
 uint32_t firstEndingAfter(const Track& track, IndexRange lane, Timestamp t);
 // The first event of the lane starting at or after `t` (the lane's end if none).
 uint32_t firstStartingAtOrAfter(const Track& track, IndexRange lane, Timestamp t);
+
+// The events of lane `lane` whose START lies in `range` (all of the lane without a range): the
+// rule of the stats engine and of everything that must agree with it.
+IndexRange laneStartingIn(const Track& track, uint32_t lane, const std::optional<TimeRange>& range);
 
 // Appends the indices of all events of the track overlapping `window`, in increasing index
 // order. `overlap` is the track's interval index; it is used when the track is not nested.

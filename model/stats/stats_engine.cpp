@@ -67,12 +67,7 @@ std::vector<EventSpan> eventsStartingIn(
     for (const Track& track : trace.tracks) {
         if (track.key.kind != kind) continue;
         for (uint32_t lane = 0; lane < track.laneCount(); ++lane) {
-            IndexRange events = track.lane(lane);
-            if (range) {
-                const uint32_t first = firstStartingAtOrAfter(track, events, range->start);
-                const uint32_t last = firstStartingAtOrAfter(track, events, range->end);
-                events = {first, std::max(first, last)};
-            }
+            const IndexRange events = laneStartingIn(track, lane, range);
             if (!events.empty()) spans.push_back({&track, events});
         }
     }
@@ -225,6 +220,9 @@ StatsReport nvtxRanges(const Trace& trace, const std::optional<TimeRange>& range
     });
 }
 
+
+} // namespace
+
 TrackKind trackKindOf(StatsReportId id)
 {
     switch (id) {
@@ -242,8 +240,6 @@ TrackKind trackKindOf(StatsReportId id)
     }
     return TrackKind::CudaApi;
 }
-
-} // namespace
 
 StatsReport computeReport(const Trace& trace, StatsReportId id, std::optional<TimeRange> range)
 {

@@ -24,6 +24,9 @@ StatsReport computeReport(const Trace& trace, StatsReportId id, std::optional<Ti
 std::vector<StatsReport> computeReports(const Trace& trace, std::span<const StatsReportId> ids,
     std::optional<TimeRange> range = {}, unsigned threads = 0);
 
+// The kind of track a report reads (nvtx_sum: Nvtx, cuda_gpu_kern_sum: Kernels, ...).
+TrackKind trackKindOf(StatsReportId id);
+
 // All six reports in catalog order (statsReportCatalog()).
 std::vector<StatsReport> computeAllReports(
     const Trace& trace, std::optional<TimeRange> range = {}, unsigned threads = 0);

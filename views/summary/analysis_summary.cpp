@@ -29,24 +29,6 @@ QString timeText(Timestamp t)
     return QString::fromStdString(formatTimestamp(t, 1000));
 }
 
-TrackKind kindOfReport(StatsReportId id)
-{
-    switch (id) {
-    case StatsReportId::NvtxSum:
-        return TrackKind::Nvtx;
-    case StatsReportId::OsrtSum:
-        return TrackKind::OsRuntime;
-    case StatsReportId::CudaApiSum:
-        return TrackKind::CudaApi;
-    case StatsReportId::CudaGpuKernSum:
-        return TrackKind::Kernels;
-    case StatsReportId::CudaGpuMemTimeSum:
-    case StatsReportId::CudaGpuMemSizeSum:
-        return TrackKind::Memory;
-    }
-    return TrackKind::CudaApi;
-}
-
 QIcon severityIcon(const QStyle* style, Severity severity)
 {
     switch (severity) {
@@ -264,7 +246,7 @@ void AnalysisSummary::showReports(std::vector<StatsReport> reports, std::optiona
 
 EventsRequest AnalysisSummary::requestFor(StatsReportId report, const QString& name) const
 {
-    const TrackKind kind = kindOfReport(report);
+    const TrackKind kind = trackKindOf(report);
     EventsRequest request;
     for (uint32_t t = 0; t < m_trace->tracks.size(); ++t)
         if (m_trace->tracks[t].key.kind == kind) request.source.tracks.push_back(TrackId(t));

@@ -82,11 +82,7 @@ Histogram durationHistogram(const Trace& trace, TrackKind kind, std::string_view
     for (const Track& track : trace.tracks) {
         if (track.key.kind != kind) continue;
         for (uint32_t lane = 0; lane < track.laneCount(); ++lane) {
-            IndexRange events = track.lane(lane);
-            if (range) {
-                const uint32_t first = firstStartingAtOrAfter(track, events, range->start);
-                events = {first, std::max(first, firstStartingAtOrAfter(track, events, range->end))};
-            }
+            const IndexRange events = laneStartingIn(track, lane, range);
             for (uint32_t i = events.begin; i < events.end; ++i)
                 if (wanted[names.key(track, i)]) durations.push_back(track.duration(i));
         }

@@ -29,6 +29,7 @@ std::map<std::string, std::string> currentEnvironment()
     std::map<std::string, std::string> variables;
     for (char** entry = environ; entry && *entry; ++entry) {
         const std::string text(*entry);
+        if (text.starts_with("SIGHTLINE_PROGRESS_INTERVAL=")) continue;  // the launcher's, not the target's
         const size_t equals = text.find('=');
         if (equals != std::string::npos) variables[text.substr(0, equals)] = text.substr(equals + 1);
     }

@@ -1,6 +1,7 @@
 #include "profile_command.h"
 
 #include "inject_environment.h"
+#include "live_progress.h"
 #include "model/format/report_io.h"
 #include "output_path.h"
 #include "profile_options.h"
@@ -8,6 +9,7 @@
 #include "target_process.h"
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -125,7 +127,19 @@ int runProfile(std::vector<std::string> args, const StatsPrinter& printStats)
     session.targetPid = uint32_t(started.value());
     std::optional<Duration> stopAfter;
     if (options.capture.duration) stopAfter = options.capture.delay.value_or(0) + *options.capture.duration;
-    const TargetExit exit = target.wait(stopAfter);
+    // SIGHTLINE_PROGRESS_INTERVAL=SECONDS: a progress line that often while the target runs.
+    const char* intervalText = std::getenv("SIGHTLINE_PROGRESS_INTERVAL");
+    const double interval = intervalText ? std::atof(intervalText) : 0.0;
+    SpoolEventCounter counter(spoolDir);
+    const auto began = std::chrono::steady_clock::now();
+    auto reportProgress = [&] {
+        char line[128];
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+        std::snprintf(line, sizeof line, "Collecting data: %.1f s, %llu events so far", elapsed,
+            static_cast<unsigned long long>(counter.count()));
+        progress.say(line);
+    };
+    const TargetExit exit = target.wait(stopAfter, reportProgress, Duration(interval * 1e9));
     session.end = spool::samplePair(session.launcherTicks);
 
     if (reportPath.empty()) {

@@ -128,22 +128,29 @@ Result<pid_t> TargetProcess::start(
     return pid;
 }
 
-TargetExit TargetProcess::wait(std::optional<Duration> stopAfter)
+TargetExit TargetProcess::wait(std::optional<Duration> stopAfter, const std::function<void()>& onTick,
+    Duration tickInterval)
 {
     int status = 0;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(stopAfter.value_or(0));
+    const auto now = std::chrono::steady_clock::now;
+    const auto deadline = now() + std::chrono::nanoseconds(stopAfter.value_or(0));
+    const bool ticking = onTick && tickInterval > 0;
+    auto nextTick = now() + std::chrono::nanoseconds(tickInterval);
     bool stopSent = false;
     for (;;) {
-        const bool polling = stopAfter && !stopSent;
+        const bool polling = (stopAfter && !stopSent) || ticking;
         const pid_t done = waitpid(m_pid, &status, polling ? WNOHANG : 0);
         if (done == m_pid) break;
         if (done < 0 && errno != EINTR) return {1, 0};
-        if (polling && std::chrono::steady_clock::now() >= deadline) {
+        if (stopAfter && !stopSent && now() >= deadline) {
             kill(m_pid, SIGTERM);
             stopSent = true;
-        } else if (polling) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
         }
+        if (ticking && now() >= nextTick) {
+            onTick();
+            nextTick += std::chrono::nanoseconds(tickInterval);
+        }
+        if (polling) std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     g_target.store(-1);
     m_pid = -1;

@@ -8,6 +8,7 @@
 #include "model/core/result.h"
 #include "model/core/time.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <sys/types.h>
@@ -35,7 +36,9 @@ public:
         bool showOutput);
 
     // Waits for the target to end. With `stopAfter`, sends it SIGTERM once that much time passed.
-    TargetExit wait(std::optional<Duration> stopAfter);
+    // With `onTick`, calls it every `tickInterval` while waiting (live progress).
+    TargetExit wait(std::optional<Duration> stopAfter, const std::function<void()>& onTick = {},
+        Duration tickInterval = 0);
 
     pid_t pid() const { return m_pid; }
 

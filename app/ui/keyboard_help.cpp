@@ -29,6 +29,8 @@ std::vector<views::HelpEntry> shellKeys()
 {
     return {
         {keys(QKeySequence::Open), tr("Open a report")},
+        {keys(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O)), tr("Open a report from a remote server (SSH, HTTPS)")},
+        {keys(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P)), tr("Profile an application")},
         {keys(QKeySequence(Qt::CTRL | Qt::Key_W)), tr("Close the current report")},
         {keys(QKeySequence::Refresh), tr("Reload the current report from disk")},
         {keys(QKeySequence::NextChild), tr("Next report tab")},

@@ -2,7 +2,10 @@
 
 #include "app_icon.h"
 #include "empty_state_page.h"
+#include "open_remote_dialog.h"
+#include "profile_dialog.h"
 #include "recent_files.h"
+#include "remote_location.h"
 #include "report_tab.h"
 #include "status_summary.h"
 #include "view_menu.h"
@@ -77,8 +80,8 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::onCurrentChanged);
     connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeReport);
     connect(m_emptyPage, &EmptyStatePage::openRequested, this, &MainWindow::showOpenDialog);
-    connect(m_emptyPage, &EmptyStatePage::recentRequested, this, &MainWindow::openReport);
-    connect(m_recent, &RecentFiles::openRequested, this, &MainWindow::openReport);
+    connect(m_emptyPage, &EmptyStatePage::recentRequested, this, &MainWindow::openLocation);
+    connect(m_recent, &RecentFiles::openRequested, this, &MainWindow::openLocation);
 
     restoreState();
     onCurrentChanged();
@@ -92,6 +95,9 @@ void MainWindow::buildMenus()
     QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::showOpenDialog);
     open->setShortcut(QKeySequence::Open);
     open->setObjectName(QStringLiteral("openAction"));
+    QAction* openRemote = file->addAction(tr("Open Re&mote…"), this, &MainWindow::showOpenRemoteDialog);
+    openRemote->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    openRemote->setObjectName(QStringLiteral("openRemoteAction"));
     QMenu* recentMenu = file->addMenu(tr("Open &Recent"));
     recentMenu->setObjectName(QStringLiteral("recentMenu"));
     m_recent = new RecentFiles(recentMenu, m_options.persistState, this);
@@ -122,6 +128,11 @@ void MainWindow::buildMenus()
     });
     addActions({next, previous});
 
+    QMenu* tools = menuBar()->addMenu(tr("&Tools"));
+    QAction* profile = tools->addAction(tr("&Profile Application…"), this, &MainWindow::showProfileDialog);
+    profile->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    profile->setObjectName(QStringLiteral("profileAction"));
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_viewMenu->keyboardHelpAction());
     QAction* about = help->addAction(tr("&About Sightline"), this, [this] {
@@ -147,7 +158,81 @@ ReportTab* MainWindow::openReport(const QString& path)
 void MainWindow::openReports(const QStringList& paths)
 {
     for (const QString& path : paths)
-        openReport(path);
+        openLocation(path);
+}
+
+void MainWindow::openLocation(const QString& pathOrLocation)
+{
+    if (looksLikeRemoteLocation(pathOrLocation))
+        openRemote(pathOrLocation);
+    else
+        openReport(pathOrLocation);
+}
+
+void MainWindow::openRemote(const QString& location)
+{
+    showOpenRemoteDialog();
+    if (auto* dialog = findChild<OpenRemoteDialog*>(QStringLiteral("openRemoteDialog"))) {
+        dialog->setLocation(location);
+        dialog->startOpening();
+    }
+}
+
+void MainWindow::showOpenRemoteDialog()
+{
+    if (auto* open = findChild<OpenRemoteDialog*>(QStringLiteral("openRemoteDialog"))) {
+        open->raise();
+        return;
+    }
+    QStringList remote;
+    for (const QString& entry : m_recent->paths())
+        if (looksLikeRemoteLocation(entry)) remote << entry;
+    auto* dialog = new OpenRemoteDialog(remote, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        openDownloaded(dialog->openedLocation(), dialog->localPath(), dialog->lastFromCache());
+    });
+    dialog->open();
+}
+
+void MainWindow::openDownloaded(const QString& location, const QString& localPath, bool unchanged)
+{
+    ReportTab* tab = findReport(localPath);
+    if (!tab)
+        tab = openReport(localPath);
+    else if (!unchanged)
+        tab->load(); // a newer copy replaced the one shown
+    m_remoteOrigins.insert(tab->path(), location);
+    m_tabs->setTabToolTip(m_tabs->indexOf(tab), location);
+    m_tabs->setCurrentWidget(tab);
+}
+
+ProfileDialog* MainWindow::profileDialog()
+{
+    if (!m_profileDialog) {
+        m_profileDialog = new ProfileDialog(this);
+        connect(m_profileDialog, &ProfileDialog::reportReady, this, &MainWindow::openProfiledReport);
+    }
+    return m_profileDialog;
+}
+
+void MainWindow::showProfileDialog()
+{
+    ProfileDialog* dialog = profileDialog();
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
+}
+
+void MainWindow::openProfiledReport(const QString& path)
+{
+    // Profiling again into the same file: the tab showing the old report reloads it.
+    if (ReportTab* existing = findReport(path)) {
+        existing->load();
+        m_tabs->setCurrentWidget(existing);
+        return;
+    }
+    openReport(path);
 }
 
 ReportTab* MainWindow::showLoadedReport(const QString& path, std::shared_ptr<const Trace> trace)
@@ -236,7 +321,7 @@ void MainWindow::onCurrentChanged()
 
 void MainWindow::onReportLoaded(ReportTab* tab, double seconds)
 {
-    m_recent->add(tab->path());
+    m_recent->add(m_remoteOrigins.value(tab->path(), tab->path()));
     if (tab == currentReport()) onCurrentChanged();
     const size_t events = tab->timeline() ? tab->timeline()->trace().eventCount() : 0;
     statusBar()->showMessage(tr("Loaded %1: %2 events in %3 s")

@@ -8,6 +8,7 @@
 
 #include "model/core/trace.h"
 
+#include <QHash>
 #include <QMainWindow>
 #include <memory>
 
@@ -19,6 +20,7 @@ class QTabWidget;
 namespace sightline::ui {
 
 class EmptyStatePage;
+class ProfileDialog;
 class RecentFiles;
 class ReportTab;
 class StatusSummary;
@@ -43,6 +45,10 @@ public:
     // to the front instead. Returns its tab.
     ReportTab* openReport(const QString& path);
     void openReports(const QStringList& paths);
+    // A local path, or a remote location (ssh://, user@host:path, https://) that is downloaded
+    // through the Open Remote dialog first.
+    void openLocation(const QString& pathOrLocation);
+    void openRemote(const QString& location);
     // Adds a tab for a trace already loaded (the screenshot mode).
     ReportTab* showLoadedReport(const QString& path, std::shared_ptr<const Trace> trace);
 
@@ -54,9 +60,12 @@ public:
     ViewMenu* viewMenu() const { return m_viewMenu; }
     StatusSummary* statusSummary() const { return m_status; }
     RecentFiles* recentFiles() const { return m_recent; }
+    ProfileDialog* profileDialog(); // created on first use
 
 public slots:
     void showOpenDialog();
+    void showOpenRemoteDialog();
+    void showProfileDialog();
     void closeCurrentReport();
     void reloadCurrentReport();
 
@@ -75,6 +84,8 @@ private:
     void onReportFailed(ReportTab* tab, const QString& error);
     void onReportCancelled(ReportTab* tab);
     void removeTab(ReportTab* tab);
+    void openProfiledReport(const QString& path);
+    void openDownloaded(const QString& location, const QString& localPath, bool unchanged);
     void showLoadError(const QString& error);
     void restoreState();
     void saveState() const;
@@ -88,6 +99,8 @@ private:
     StatusSummary* m_status = nullptr;
     QAction* m_closeAction = nullptr;
     QAction* m_reloadAction = nullptr;
+    ProfileDialog* m_profileDialog = nullptr;
+    QHash<QString, QString> m_remoteOrigins; // local copy -> remote location
 };
 
 } // namespace sightline::ui

@@ -1,5 +1,7 @@
 #include "recent_files.h"
 
+#include "remote_location.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QMenu>
@@ -11,9 +13,22 @@ namespace {
 
 const QString kSettingsKey = QStringLiteral("recentFiles");
 
+// Local paths are made absolute; remote locations (ssh://, user@host:path, https://) stay as typed.
 QString absolute(const QString& path)
 {
+    if (looksLikeRemoteLocation(path)) return path.trimmed();
     return QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+}
+
+// "run1.rep" for a local file, "run1.rep (user@host)" for a remote one.
+QString menuName(const QString& entry)
+{
+    if (looksLikeRemoteLocation(entry)) {
+        if (const auto remote = RemoteLocation::parse(entry))
+            return QStringLiteral("%1 (%2)").arg(
+                remote->fileName(), remote->isSsh() ? remote->endpoint() : remote->host());
+    }
+    return QFileInfo(entry).fileName();
 }
 
 } // namespace
@@ -67,9 +82,8 @@ void RecentFiles::rebuildMenu()
     int number = 1;
     for (const QString& path : m_paths) {
         // "&1 name.rep" gives keyboard accelerators 1..9; the full path is in the tooltip.
-        const QString label = number <= 9
-            ? QStringLiteral("&%1 %2").arg(number).arg(QFileInfo(path).fileName())
-            : QFileInfo(path).fileName();
+        const QString label
+            = number <= 9 ? QStringLiteral("&%1 %2").arg(number).arg(menuName(path)) : menuName(path);
         QAction* action = m_menu->addAction(label);
         action->setToolTip(path);
         action->setStatusTip(path);

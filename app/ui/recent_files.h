@@ -1,6 +1,7 @@
 // File > Open Recent: the most recently opened reports, newest first, kept in QSettings under
-// "recentFiles" so that they survive restarts. Invariant: the list holds absolute paths, no
-// duplicates, at most kMaximum entries; the menu is rebuilt from it whenever it changes.
+// "recentFiles" so that they survive restarts. Invariant: the list holds absolute local paths and
+// remote locations as typed (ssh://, user@host:path, https://), no duplicates, at most kMaximum
+// entries; the menu is rebuilt from it whenever it changes.
 #pragma once
 
 #include <QObject>

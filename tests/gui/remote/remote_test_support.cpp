@@ -1,0 +1,97 @@
+#include "remote_test_support.h"
+
+#include "generate.h"
+#include "model/format/report_io.h"
+#include "shell_test_support.h"
+#include "test_paths.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTest>
+#include <QTimer>
+#include <stdexcept>
+
+namespace sightline::test {
+
+void remoteTestApp()
+{
+    guiApp();
+    static const bool cacheRedirected = [] {
+        const auto cache
+            = scratchDir("gui-remote-cache-" + std::to_string(QCoreApplication::applicationPid()));
+        qputenv("XDG_CACHE_HOME", QByteArray::fromStdString(cache.string()));
+        return true;
+    }();
+    (void)cacheRedirected;
+}
+
+std::filesystem::path largeReport()
+{
+    const auto folder = binDir().parent_path() / "test-data";
+    const auto path = folder
+        / ("remote-large-" + std::to_string(kLargeReportEvents) + "-v"
+            + std::to_string(gen::kGeneratorVersion) + ".rep");
+    if (std::filesystem::exists(path)) return path;
+    std::filesystem::create_directories(folder);
+    gen::GeneratorOptions options;
+    options.events = kLargeReportEvents;
+    const Trace trace = gen::generateTrace(options);
+    // Tests running in parallel may both make it: each writes its own file, renamed at the end.
+    const auto partial = folder
+        / (path.filename().string() + "." + std::to_string(QCoreApplication::applicationPid()) + ".tmp");
+    if (const std::string error = writeReport(trace, partial.string()); !error.empty())
+        throw std::runtime_error(error);
+    std::filesystem::rename(partial, path);
+    return path;
+}
+
+bool waitWithoutSleeping(const std::function<bool()>& done, int timeoutMs)
+{
+    QTimer tick; // wakes the loop up even when nothing else happens
+    tick.start(20);
+    QElapsedTimer clock;
+    clock.start();
+    while (!done()) {
+        if (clock.elapsed() > timeoutMs) return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    }
+    return true;
+}
+
+FetchRun fetchAndWait(const QString& location, const ui::RemoteCache& cache,
+    const std::function<void(ui::RemoteFetch&, qint64, qint64)>& onProgress, int timeoutMs)
+{
+    FetchRun run;
+    QString error;
+    const auto parsed = ui::RemoteLocation::parse(location, &error);
+    if (!parsed) throw std::runtime_error(error.toStdString());
+    std::unique_ptr<ui::RemoteFetch> fetch = ui::RemoteFetch::create(*parsed, cache);
+    int finishedCount = 0;
+    QObject::connect(fetch.get(), &ui::RemoteFetch::progressed, [&](qint64 done, qint64 total) {
+        run.progress.append({done, total});
+        if (onProgress) onProgress(*fetch, done, total);
+    });
+    QObject::connect(fetch.get(), &ui::RemoteFetch::finished, [&](const ui::FetchOutcome& outcome) {
+        run.outcome = outcome;
+        ++finishedCount;
+    });
+    fetch->start();
+    if (!waitWithoutSleeping([&] { return finishedCount > 0; }, timeoutMs)) fetch->cancel();
+    QTest::qWait(50); // a second `finished` would arrive now
+    run.finishedOnce = finishedCount == 1;
+    return run;
+}
+
+std::filesystem::path writeBytes(
+    const std::filesystem::path& folder, const std::string& name, const QByteArray& bytes)
+{
+    const auto path = folder / name;
+    QFile out(QString::fromStdString(path.string()));
+    if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size())
+        throw std::runtime_error("cannot write " + path.string());
+    return path;
+}
+
+} // namespace sightline::test

@@ -9,7 +9,6 @@
 #include "spool_file.h"
 #include "thread_buffer.h"
 
-#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <pthread.h>
@@ -106,15 +105,13 @@ void drainLocked()
 void* writerLoop(void*)
 {
     t_thread.inTool = 1; // nothing this thread does is the target's activity
-    auto lastForced = std::chrono::steady_clock::now();
     for (;;) {
         waitForData(kPeriodNs); // about every 100 ms, sooner when threads record fast
-        // CUPTI hands over only full buffers unless forced; forcing every ~200 ms bounds what
-        // a crash can lose without churning buffers when threads record fast.
-        const auto now = std::chrono::steady_clock::now();
-        const bool forced = now - lastForced >= std::chrono::milliseconds(200);
-        if (forced) lastForced = now;
-        runCudaFlushHook(forced);
+        // A plain flush hands over every CUPTI buffer whose records are complete. Never force
+        // it while the program runs: a forced flush returns operations still in flight on the
+        // GPU with zero timestamps, and CUPTI never delivers them again (seen on the H200:
+        // whole iterations of copies and kernels lost). Only the final flush is forced.
+        runCudaFlushHook(false);
         drain();
     }
     return nullptr;

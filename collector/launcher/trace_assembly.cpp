@@ -55,7 +55,7 @@ void addLossDiagnostics(const ProcessCapture& p, TraceBuilder& builder)
         "events of " + who + " were dropped: the collector's buffers reached their memory limit.");
     add(l.zeroTimestamps, Severity::Warning,
         "GPU activity records of " + who
-            + " had no timestamps (CUPTI's device buffer overflowed) and were left out.");
+            + " had no timestamps (still running on the GPU when collection ended, or CUPTI's device buffer overflowed) and were left out.");
     add(l.textTruncated, Severity::Info, "NVTX messages of " + who + " longer than 4096 bytes were cut.");
     add(l.unmatchedNvtxEnds, Severity::Warning,
         "NVTX range ends of " + who + " had no matching start (or pops no push) and were ignored.");

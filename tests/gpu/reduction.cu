@@ -1,8 +1,11 @@
 // The multi-stream tutorial program: a sum reduction of 64 Mi floats split over S streams
 // (1, 4 or 8), each stream copying its slice in (pinned memory), reducing it in two kernel
 // passes and copying the partial sum back, for several iterations inside NVTX ranges. Then
-// spin kernels of about 1 ms timed with CUDA events, for the duration check.
-//   reduction STREAMS EXPECTATIONS.json
+// spin kernels of a known length (default 10 ms) timed with CUDA events, for the duration check.
+// The events also time the work tracing adds on the GPU around each kernel (tens of
+// microseconds on the H200), so kernels much shorter than a millisecond cannot be compared
+// with them at 5%.
+//   reduction STREAMS EXPECTATIONS.json [SPIN_MICROSECONDS]
 #include "gpu_common.h"
 
 #include <cmath>
@@ -50,6 +53,7 @@ int main(int argc, char** argv)
 {
     const int streams = argc > 1 ? std::atoi(argv[1]) : 1;
     const char* expectations = expectationPath(argc, argv, 2);
+    const unsigned long long spinNs = (argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 10000ull) * 1000ull;
     if (streams < 1 || kElements % streams != 0) {
         std::fprintf(stderr, "STREAMS must divide %d\n", kElements);
         return 2;
@@ -108,7 +112,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&after));
     for (int i = 0; i < kTimedSpins; ++i) {
         CUDA_CHECK(cudaEventRecord(before, stream[0]));
-        spin_kernel<<<1, 1, 0, stream[0]>>>(1000000ull);
+        spin_kernel<<<1, 1, 0, stream[0]>>>(spinNs);
         CUDA_CHECK(cudaEventRecord(after, stream[0]));
         CUDA_CHECK(cudaEventSynchronize(after));
         float ms = 0;

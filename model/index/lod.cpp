@@ -141,7 +141,15 @@ void LaneLod::query(const Track& track, IndexRange lane, TimeRange window, std::
         // Only the previous column's last event can still reach into this column.
         first = gallop(std::max(first, last ? last - 1 : 0), lane.end,
                        [&](uint32_t i) { return effectiveEnd(start[i], end[i]) > c0; });
+        const uint32_t previousSpan = last > first ? last - first : 0;
         last = firstStartingFrom(track, lane, std::max(first, last), c1);
+        // The next column most likely ends about as far on: fetch that memory now, so the
+        // searches there do not each wait for it (the arrays outgrow the caches at 10M events).
+        if (const uint64_t guess = uint64_t(last) + std::max(previousSpan, last - first); guess < lane.end) {
+            __builtin_prefetch(&start[guess]);
+            __builtin_prefetch(&end[guess]);
+            __builtin_prefetch(&m_blockStart[(guess - lane.begin) / kFan]);
+        }
         if (last <= first) continue;
         Duration covered = busyBefore(track, lane, last) - busyBefore(track, lane, first);
         covered -= std::max<Duration>(0, c0 - start[first]);

@@ -229,10 +229,10 @@ views::AnalysisSummary* ReportTab::summary()
     scroller->setFrameShape(QFrame::NoFrame);
     scroller->setWidgetResizable(true);
     scroller->setWidget(m_summary);
-    QWidget* placeholder = m_views->widget(int(ReportView::Summary));
+    QWidget* standIn = m_views->widget(int(ReportView::Summary));
     m_views->insertWidget(int(ReportView::Summary), scroller);
-    m_views->removeWidget(placeholder);
-    placeholder->deleteLater();
+    m_views->removeWidget(standIn);
+    standIn->deleteLater();
     connectSummary();
     return m_summary;
 }

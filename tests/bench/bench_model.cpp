@@ -44,17 +44,6 @@ events). Reports are cached in DIR (default: the build folder's bench-data) and 
 --fresh generates them again (and so measures generation and writing).
 )";
 
-std::optional<uint64_t> parseCount(std::string text)
-{
-    uint64_t scale = 1;
-    if (!text.empty() && (text.back() == 'k' || text.back() == 'K')) scale = 1000;
-    if (!text.empty() && (text.back() == 'm' || text.back() == 'M')) scale = 1000000;
-    if (scale != 1) text.pop_back();
-    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 12)
-        return std::nullopt;
-    return std::stoull(text) * scale;
-}
-
 // Returns false (after printing why) on a usage error.
 bool parseArguments(int argc, char** argv, Settings& settings)
 {
@@ -79,7 +68,7 @@ bool parseArguments(int argc, char** argv, Settings& settings)
             std::vector<uint64_t> numbers;
             for (size_t from = 0; from <= value.size();) {
                 size_t comma = std::min(value.find(',', from), value.size());
-                auto number = parseCount(value.substr(from, comma - from));
+                auto number = gen::parseEventCount(value.substr(from, comma - from));
                 if (!number || (name == "--events" && *number == 0)) {
                     std::fprintf(stderr, "bench_model: '%s' is not a valid value for %s.\n", value.c_str(),
                         name.c_str());

@@ -48,17 +48,6 @@ struct Settings
     std::optional<int> onlyZoom; // index into kZoomLevels
 };
 
-std::optional<uint64_t> parseCount(std::string text)
-{
-    uint64_t scale = 1;
-    if (!text.empty() && (text.back() == 'k' || text.back() == 'K')) scale = 1000;
-    if (!text.empty() && (text.back() == 'm' || text.back() == 'M')) scale = 1000000;
-    if (scale != 1) text.pop_back();
-    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 12)
-        return std::nullopt;
-    return std::stoull(text) * scale;
-}
-
 bool parseArguments(int argc, char** argv, Settings& settings)
 {
     for (int i = 1; i < argc; ++i) {
@@ -82,7 +71,7 @@ bool parseArguments(int argc, char** argv, Settings& settings)
             std::string list = argv[++i];
             for (size_t from = 0; from <= list.size();) {
                 const size_t comma = std::min(list.find(',', from), list.size());
-                const auto count = parseCount(list.substr(from, comma - from));
+                const auto count = gen::parseEventCount(list.substr(from, comma - from));
                 if (!count || *count == 0) {
                     std::fprintf(stderr, "bench_timeline: '%s' is not an event count; use e.g. 1M,10M.\n",
                         list.c_str());

@@ -197,4 +197,35 @@ Trace generateTrace(const GeneratorOptions& options)
     return builder.build(options.buildThreads);
 }
 
+std::optional<uint64_t> parseEventCount(std::string_view text)
+{
+    uint64_t scale = 1;
+    if (!text.empty()) {
+        switch (text.back()) {
+        case 'k':
+        case 'K':
+            scale = 1000;
+            break;
+        case 'm':
+        case 'M':
+            scale = 1000000;
+            break;
+        case 'g':
+        case 'G':
+            scale = 1000000000;
+            break;
+        default:
+            break;
+        }
+        if (scale != 1) text.remove_suffix(1);
+    }
+    if (text.empty() || text.size() > 12) return std::nullopt;
+    uint64_t value = 0;
+    for (char c : text) {
+        if (c < '0' || c > '9') return std::nullopt;
+        value = value * 10 + uint64_t(c - '0');
+    }
+    return value * scale;
+}
+
 } // namespace sightline::gen

@@ -8,7 +8,9 @@
 #include "model/core/trace.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace sightline::gen {
 
@@ -29,6 +31,9 @@ struct GeneratorOptions
 
 // An empty string when the options are usable, else one sentence saying what to change.
 std::string checkOptions(const GeneratorOptions& options);
+
+// An event count as people type it: "250000", "250k", "10M", "1G"; no value otherwise.
+std::optional<uint64_t> parseEventCount(std::string_view text);
 
 // Generates the trace, indexes built. Options must pass checkOptions().
 Trace generateTrace(const GeneratorOptions& options);

@@ -32,38 +32,6 @@ Options:
   -h, --help       this text
 )";
 
-// "10M" -> 10000000; no value on anything that is not a whole number with an optional suffix.
-std::optional<uint64_t> parseCount(std::string_view text)
-{
-    uint64_t scale = 1;
-    if (!text.empty()) {
-        switch (text.back()) {
-        case 'k':
-        case 'K':
-            scale = 1000;
-            break;
-        case 'm':
-        case 'M':
-            scale = 1000000;
-            break;
-        case 'g':
-        case 'G':
-            scale = 1000000000;
-            break;
-        default:
-            break;
-        }
-        if (scale != 1) text.remove_suffix(1);
-    }
-    if (text.empty() || text.size() > 12) return std::nullopt;
-    uint64_t value = 0;
-    for (char c : text) {
-        if (c < '0' || c > '9') return std::nullopt;
-        value = value * 10 + uint64_t(c - '0');
-    }
-    return value * scale;
-}
-
 int usageError(const std::string& sentence)
 {
     std::fprintf(stderr, "sightline-gen: %s\nRun sightline-gen --help for the options.\n", sentence.c_str());
@@ -104,7 +72,7 @@ int main(int argc, char** argv)
             output = value;
             continue;
         }
-        std::optional<uint64_t> number = parseCount(value);
+        std::optional<uint64_t> number = gen::parseEventCount(value);
         if (!number) return usageError("The value '" + value + "' of " + name + " is not a whole number.");
         if (name == "--events") {
             options.events = *number;

@@ -35,17 +35,26 @@ bool hasTimes(uint64_t start, uint64_t end)
     return start != 0 && end != 0;
 }
 
+// Where and when a GPU operation ran, and which API call launched it: fields every GPU record
+// (kernel, copy, memset, synchronization) takes from its CUPTI activity the same way.
+template <class R, class Activity>
+R& beginGpuOperation(const Activity& a, RecordType type, const DecodeSettings& s, DecodedRecord& out)
+{
+    auto& r = begin<R>(out, type);
+    r.startNs = shifted(a.start, s);
+    r.endNs = shifted(a.end, s);
+    r.context = a.contextId;
+    r.stream = a.streamId;
+    r.correlation = a.correlationId;
+    return r;
+}
+
 DecodeResult decodeKernel(
     const CUpti_ActivityKernel10& k, const DecodeSettings& s, DecodeEnvironment& env, DecodedRecord& out)
 {
     if (!hasTimes(k.start, k.end)) return DecodeResult::NoTimestamps;
-    auto& r = begin<spool::CudaKernelRecord>(out, RecordType::CudaKernel);
-    r.startNs = shifted(k.start, s);
-    r.endNs = shifted(k.end, s);
+    auto& r = beginGpuOperation<spool::CudaKernelRecord>(k, RecordType::CudaKernel, s, out);
     r.device = k.deviceId;
-    r.context = k.contextId;
-    r.stream = k.streamId;
-    r.correlation = k.correlationId;
     r.grid[0] = uint32_t(k.gridX), r.grid[1] = uint32_t(k.gridY), r.grid[2] = uint32_t(k.gridZ);
     r.block[0] = uint32_t(k.blockX), r.block[1] = uint32_t(k.blockY), r.block[2] = uint32_t(k.blockZ);
     r.registersPerThread = k.registersPerThread;
@@ -66,14 +75,9 @@ DecodeResult decodeKernel(
 template <class Copy>
 spool::CudaMemcpyRecord& beginCopy(const Copy& m, const DecodeSettings& s, DecodedRecord& out)
 {
-    auto& r = begin<spool::CudaMemcpyRecord>(out, RecordType::CudaMemcpy);
-    r.startNs = shifted(m.start, s);
-    r.endNs = shifted(m.end, s);
+    auto& r = beginGpuOperation<spool::CudaMemcpyRecord>(m, RecordType::CudaMemcpy, s, out);
     r.bytes = m.bytes;
     r.device = m.deviceId;
-    r.context = m.contextId;
-    r.stream = m.streamId;
-    r.correlation = m.correlationId;
     r.copyKind = mapCopyKind(m.copyKind);
     r.srcKind = mapMemoryKind(m.srcKind);
     r.dstKind = mapMemoryKind(m.dstKind);
@@ -101,14 +105,9 @@ DecodeResult decodePeerCopy(const CUpti_ActivityMemcpyPtoP4& m, const DecodeSett
 DecodeResult decodeMemset(const CUpti_ActivityMemset4& m, const DecodeSettings& s, DecodedRecord& out)
 {
     if (!hasTimes(m.start, m.end)) return DecodeResult::NoTimestamps;
-    auto& r = begin<spool::CudaMemsetRecord>(out, RecordType::CudaMemset);
-    r.startNs = shifted(m.start, s);
-    r.endNs = shifted(m.end, s);
+    auto& r = beginGpuOperation<spool::CudaMemsetRecord>(m, RecordType::CudaMemset, s, out);
     r.bytes = m.bytes;
     r.device = m.deviceId;
-    r.context = m.contextId;
-    r.stream = m.streamId;
-    r.correlation = m.correlationId;
     r.value = m.value;
     r.memoryKind = mapMemoryKind(m.memoryKind);
     r.graphId = m.graphId;
@@ -118,12 +117,8 @@ DecodeResult decodeMemset(const CUpti_ActivityMemset4& m, const DecodeSettings& 
 DecodeResult decodeSync(const CUpti_ActivitySynchronization2& y, const DecodeSettings& s, DecodedRecord& out)
 {
     if (!hasTimes(y.start, y.end)) return DecodeResult::NoTimestamps;
-    auto& r = begin<spool::CudaSyncRecord>(out, RecordType::CudaSync);
-    r.startNs = shifted(y.start, s);
-    r.endNs = shifted(y.end, s);
-    r.context = y.contextId;
-    r.stream = y.streamId; // CUPTI_SYNCHRONIZATION_INVALID_VALUE for context synchronisation
-    r.correlation = y.correlationId;
+    // stream: CUPTI_SYNCHRONIZATION_INVALID_VALUE for a context synchronisation.
+    auto& r = beginGpuOperation<spool::CudaSyncRecord>(y, RecordType::CudaSync, s, out);
     r.eventId = y.cudaEventId == CUPTI_SYNCHRONIZATION_INVALID_VALUE ? 0 : y.cudaEventId;
     r.type = mapSyncType(y.type);
     return DecodeResult::Record;

@@ -1,9 +1,12 @@
 #include "export_fixture.h"
 
+#include "../../test_paths.h"
 #include "model/build/trace_builder.h"
 #include "model/core/event_access.h"
+#include "model/export/exporters.h"
 
 #include <bit>
+#include <stdexcept>
 
 namespace sightline::test {
 
@@ -280,6 +283,13 @@ size_t memsetCount(const Trace& trace)
 size_t memcpyCount(const Trace& trace)
 {
     return trace.eventCount(TrackKind::Memory) - memsetCount(trace);
+}
+
+std::string exportToScratch(const Trace& trace, const std::string& name)
+{
+    const std::string path = (scratchDir(name) / "trace.sqlite").string();
+    if (const std::string error = exportSqlite(trace, path, {}); !error.empty()) throw std::runtime_error(error);
+    return path;
 }
 
 } // namespace sightline::test

@@ -21,6 +21,10 @@ extern const std::string kInvalidUtf8KernelName;
 
 Trace makeEveryKindTrace();
 
+// Exports `trace` to SQLite in a fresh scratch folder named `name`; returns the file's path.
+// Throws with the exporter's sentence when the export fails, so the test reports it.
+std::string exportToScratch(const Trace& trace, const std::string& name);
+
 // Expected figures computed straight from the trace's columns.
 struct KindTotals
 {

@@ -19,15 +19,6 @@ using namespace sightline::test;
 
 namespace {
 
-std::string exportToScratch(const Trace& trace, const std::string& name)
-{
-    const std::string path = (scratchDir(name) / "trace.sqlite").string();
-    const std::string error = exportSqlite(trace, path, {});
-    INFO(error);
-    REQUIRE(error.empty());
-    return path;
-}
-
 template <class Visit> void forEach(const Trace& trace, TrackKind kind, Visit visit)
 {
     for (uint32_t t = 0; t < trace.tracks.size(); ++t)

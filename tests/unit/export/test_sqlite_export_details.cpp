@@ -19,15 +19,6 @@ using namespace sightline::test;
 
 namespace {
 
-std::string exportToScratch(const Trace& trace, const std::string& name)
-{
-    const std::string path = (scratchDir(name) / "trace.sqlite").string();
-    const std::string error = exportSqlite(trace, path, {});
-    INFO(error);
-    REQUIRE(error.empty());
-    return path;
-}
-
 // The payload as "<column>=<value>", the way the test expects nsys' union columns to hold it.
 std::string expectedPayload(PayloadType type, uint64_t bits)
 {

@@ -6,10 +6,12 @@
 #include "test_paths.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QTest>
 #include <QTimer>
+#include <catch2/catch.hpp>
 #include <stdexcept>
 
 namespace sightline::test {
@@ -92,6 +94,41 @@ std::filesystem::path writeBytes(
     if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size())
         throw std::runtime_error("cannot write " + path.string());
     return path;
+}
+
+ui::RemoteCache scratchCache(const std::string& name)
+{
+    return ui::RemoteCache(QString::fromStdString(scratchDir(name).string()));
+}
+
+void checkCancelledThenFullDownload(const QString& location, qint64 size, const std::string& cachePrefix)
+{
+    const ui::RemoteCache cancelCache = scratchCache(cachePrefix + "-cancel-cache");
+    const FetchRun cancelled
+        = fetchAndWait(location, cancelCache, [](ui::RemoteFetch& fetch, qint64 done, qint64 total) {
+              if (done > 0 && done < total) fetch.cancel();
+          });
+    REQUIRE(cancelled.outcome.status == ui::FetchOutcome::Status::Cancelled);
+    CHECK(cancelled.finishedOnce);
+    CHECK(cancelled.outcome.bytesDownloaded < size);
+    const auto parsed = *ui::RemoteLocation::parse(location);
+    CHECK_FALSE(QFile::exists(cancelCache.partialPath(parsed)));
+    CHECK_FALSE(QFile::exists(cancelCache.localPath(parsed)));
+    CHECK_FALSE(cancelCache.cachedVersion(parsed).has_value());
+
+    const ui::RemoteCache cache = scratchCache(cachePrefix + "-cache");
+    const FetchRun run = fetchAndWait(location, cache);
+    INFO(run.outcome.error.toStdString());
+    REQUIRE(run.outcome.status == ui::FetchOutcome::Status::Done);
+    CHECK(QFileInfo(run.outcome.localPath).size() == size);
+    // Progress: many steps, never going back, all against the real size, ending at 100%.
+    CHECK(run.progress.size() >= 50);
+    bool monotonic = true;
+    for (qsizetype i = 1; i < run.progress.size(); ++i)
+        monotonic = monotonic && run.progress[i].first >= run.progress[i - 1].first
+            && run.progress[i].second == size;
+    CHECK(monotonic);
+    CHECK(run.progress.last().first == size);
 }
 
 } // namespace sightline::test

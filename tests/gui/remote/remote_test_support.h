@@ -36,6 +36,13 @@ bool waitWithoutSleeping(const std::function<bool()>& done, int timeoutMs);
 FetchRun fetchAndWait(const QString& location, const ui::RemoteCache& cache,
     const std::function<void(ui::RemoteFetch&, qint64, qint64)>& onProgress = {}, int timeoutMs = 120000);
 
+// A download cache in a fresh scratch folder named `name`.
+ui::RemoteCache scratchCache(const std::string& name);
+
+// The large-download test both transports share: a download cancelled half-way leaves nothing
+// in the cache; a full one reports growing progress against the real size and ends at 100%.
+void checkCancelledThenFullDownload(const QString& location, qint64 size, const std::string& cachePrefix);
+
 // Writes `bytes` to `folder/name`; returns the path.
 std::filesystem::path writeBytes(
     const std::filesystem::path& folder, const std::string& name, const QByteArray& bytes);

@@ -23,11 +23,6 @@ QString pathText(const std::filesystem::path& path)
     return QString::fromStdString(path.string());
 }
 
-ui::RemoteCache scratchCache(const std::string& name)
-{
-    return ui::RemoteCache(pathText(test::scratchDir(name)));
-}
-
 void touch(const QString& path, int secondsLater)
 {
     QFile file(path);
@@ -45,7 +40,7 @@ TEST_CASE("an HTTP report is downloaded once and answered 304 while unchanged, w
     const QString report = test::writeGeneratedReport(folder, "run1.rep", 30000);
     test::HttpTestServer server(pathText(folder));
     REQUIRE(server.listen());
-    const ui::RemoteCache cache = scratchCache("http-download-cache");
+    const ui::RemoteCache cache = test::scratchCache("http-download-cache");
 
     for (const bool etag : {true, false}) {
         server.setSendEtag(etag);
@@ -84,30 +79,7 @@ TEST_CASE("a 100 MB report downloads over HTTP with progress, and a cancelled do
     REQUIRE(server.listen());
     const QString url = server.url(QString::fromStdString(large.filename().string()));
 
-    const ui::RemoteCache cancelCache = scratchCache("http-large-cancel-cache");
-    const test::FetchRun cancelled
-        = test::fetchAndWait(url, cancelCache, [](ui::RemoteFetch& fetch, qint64 done, qint64 total) {
-              if (done > 0 && done < total) fetch.cancel();
-          });
-    REQUIRE(cancelled.outcome.status == ui::FetchOutcome::Status::Cancelled);
-    CHECK(cancelled.finishedOnce);
-    CHECK(cancelled.outcome.bytesDownloaded < size);
-    const auto location = *ui::RemoteLocation::parse(url);
-    CHECK_FALSE(QFile::exists(cancelCache.partialPath(location)));
-    CHECK_FALSE(cancelCache.cachedVersion(location).has_value());
-
-    const ui::RemoteCache cache = scratchCache("http-large-cache");
-    const test::FetchRun run = test::fetchAndWait(url, cache);
-    INFO(run.outcome.error.toStdString());
-    REQUIRE(run.outcome.status == ui::FetchOutcome::Status::Done);
-    CHECK(QFileInfo(run.outcome.localPath).size() == size);
-    CHECK(run.progress.size() >= 50);
-    bool monotonic = true;
-    for (qsizetype i = 1; i < run.progress.size(); ++i)
-        monotonic = monotonic && run.progress[i].first >= run.progress[i - 1].first
-            && run.progress[i].second == size;
-    CHECK(monotonic);
-    CHECK(run.progress.last().first == size);
+    test::checkCancelledThenFullDownload(url, size, "http-large");
 }
 
 TEST_CASE(
@@ -117,7 +89,7 @@ TEST_CASE(
     const auto folder = test::scratchDir("http-failures");
     test::HttpTestServer server(pathText(folder));
     REQUIRE(server.listen());
-    const ui::RemoteCache cache = scratchCache("http-failures-cache");
+    const ui::RemoteCache cache = test::scratchCache("http-failures-cache");
 
     const QString closed = QStringLiteral("http://127.0.0.1:%1/run.rep").arg(test::unusedLoopbackPort());
     const test::FetchRun unreachable = test::fetchAndWait(closed, cache);

@@ -51,11 +51,6 @@ QString pathText(const std::filesystem::path& path)
     return QString::fromStdString(path.string());
 }
 
-ui::RemoteCache scratchCache(const std::string& name)
-{
-    return ui::RemoteCache(pathText(test::scratchDir(name)));
-}
-
 struct Listing
 {
     ui::RemoteFolder folder;
@@ -148,7 +143,7 @@ TEST_CASE("a report is downloaded over SSH once, and again only after it changed
     if (!sshAvailable()) return;
     const auto folder = test::scratchDir("ssh-download");
     const QString report = test::writeGeneratedReport(folder, "run1.rep", 30000);
-    const ui::RemoteCache cache = scratchCache("ssh-download-cache");
+    const ui::RemoteCache cache = test::scratchCache("ssh-download-cache");
     const QString location = server().location(folder / "run1.rep");
 
     const test::FetchRun first = test::fetchAndWait(location, cache);
@@ -189,41 +184,14 @@ TEST_CASE("a 100 MB report downloads over SSH with growing progress, and a cance
     const auto large = test::largeReport();
     const qint64 size = qint64(std::filesystem::file_size(large));
     REQUIRE(size >= 100'000'000);
-    const QString location = server().location(large);
-
-    const ui::RemoteCache cancelCache = scratchCache("ssh-large-cancel-cache");
-    const test::FetchRun cancelled
-        = test::fetchAndWait(location, cancelCache, [](ui::RemoteFetch& fetch, qint64 done, qint64 total) {
-              if (done > 0 && done < total) fetch.cancel();
-          });
-    REQUIRE(cancelled.outcome.status == ui::FetchOutcome::Status::Cancelled);
-    CHECK(cancelled.finishedOnce);
-    CHECK(cancelled.outcome.bytesDownloaded < size);
-    const auto parsedLocation = *ui::RemoteLocation::parse(location);
-    CHECK_FALSE(QFile::exists(cancelCache.partialPath(parsedLocation)));
-    CHECK_FALSE(QFile::exists(cancelCache.localPath(parsedLocation)));
-    CHECK_FALSE(cancelCache.cachedVersion(parsedLocation).has_value());
-
-    const ui::RemoteCache cache = scratchCache("ssh-large-cache");
-    const test::FetchRun run = test::fetchAndWait(location, cache);
-    INFO(run.outcome.error.toStdString());
-    REQUIRE(run.outcome.status == ui::FetchOutcome::Status::Done);
-    CHECK(QFileInfo(run.outcome.localPath).size() == size);
-    // Progress: many steps, never going back, all against the real size, ending at 100%.
-    CHECK(run.progress.size() >= 50);
-    bool monotonic = true;
-    for (qsizetype i = 1; i < run.progress.size(); ++i)
-        monotonic = monotonic && run.progress[i].first >= run.progress[i - 1].first
-            && run.progress[i].second == size;
-    CHECK(monotonic);
-    CHECK(run.progress.last().first == size);
+    test::checkCancelledThenFullDownload(server().location(large), size, "ssh-large");
 }
 
 TEST_CASE("SSH failures are one clear sentence each: unreachable, authentication, no such file, not a report")
 {
     if (!sshAvailable()) return;
     const auto folder = test::scratchDir("ssh-failures");
-    const ui::RemoteCache cache = scratchCache("ssh-failures-cache");
+    const ui::RemoteCache cache = test::scratchCache("ssh-failures-cache");
     const QString report = test::writeGeneratedReport(folder, "good.rep", 1000);
 
     const QString closedPort = QStringLiteral("ssh://127.0.0.1:%1%2")

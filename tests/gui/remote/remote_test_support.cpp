@@ -131,4 +131,23 @@ void checkCancelledThenFullDownload(const QString& location, qint64 size, const 
     CHECK(run.progress.last().first == size);
 }
 
+SshTestServer& sshServer()
+{
+    static SshTestServer instance(scratchDir("ssh-server-" + std::to_string(QCoreApplication::applicationPid())));
+    return instance;
+}
+
+bool sshAvailable()
+{
+    remoteTestApp();
+    if (sshServer().sshdMissing()) {
+        WARN(sshServer().problem().toStdString());
+        return false;
+    }
+    INFO(sshServer().problem().toStdString());
+    REQUIRE(sshServer().problem().isEmpty());
+    sshServer().useAuthorizedClient();
+    return true;
+}
+
 } // namespace sightline::test

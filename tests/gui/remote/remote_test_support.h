@@ -4,6 +4,7 @@
 #pragma once
 
 #include "app/ui/remote_fetch.h"
+#include "ssh_test_server.h"
 
 #include <QList>
 #include <QPair>
@@ -35,6 +36,13 @@ bool waitWithoutSleeping(const std::function<bool()>& done, int timeoutMs);
 // `onProgress` may cancel it (it receives the fetch).
 FetchRun fetchAndWait(const QString& location, const ui::RemoteCache& cache,
     const std::function<void(ui::RemoteFetch&, qint64, qint64)>& onProgress = {}, int timeoutMs = 120000);
+
+// The one sshd of this test process (started on first use), in a folder of this process:
+// test cases run in parallel processes, each with its own server.
+SshTestServer& sshServer();
+// False (after a WARN) when sshd is not installed; fails the test when it would not start.
+// Otherwise the server is up and the client uses the authorized test key.
+bool sshAvailable();
 
 // A download cache in a fresh scratch folder named `name`.
 ui::RemoteCache scratchCache(const std::string& name);

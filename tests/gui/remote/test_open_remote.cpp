@@ -27,27 +27,6 @@ using namespace sightline;
 
 namespace {
 
-test::SshTestServer& server()
-{
-    // A folder of this process: test cases run in parallel processes, each with its server.
-    static test::SshTestServer instance(
-        test::scratchDir("ssh-server-open-" + std::to_string(QCoreApplication::applicationPid())));
-    return instance;
-}
-
-bool sshAvailable()
-{
-    test::remoteTestApp();
-    if (server().sshdMissing()) {
-        WARN(server().problem().toStdString());
-        return false;
-    }
-    INFO(server().problem().toStdString());
-    REQUIRE(server().problem().isEmpty());
-    server().useAuthorizedClient();
-    return true;
-}
-
 ui::OpenRemoteDialog* openRemoteDialog(ui::MainWindow& window)
 {
     window.showOpenRemoteDialog();
@@ -72,9 +51,9 @@ void keepScreenshot(const QImage& image, const char* name)
 TEST_CASE(
     "Open Remote downloads a 100 MB report over SSH with progress, opens it, and remembers the location")
 {
-    if (!sshAvailable()) return;
+    if (!test::sshAvailable()) return;
     const auto large = test::largeReport();
-    const QString location = server().location(large);
+    const QString location = test::sshServer().location(large);
     ui::MainWindow window(ui::MainWindow::Options {false});
     window.resize(1200, 800);
     ui::OpenRemoteDialog* dialog = openRemoteDialog(window);
@@ -123,7 +102,7 @@ TEST_CASE(
 
 TEST_CASE("Cancel stops a remote download and keeps the dialog, and a failure is shown in the dialog")
 {
-    if (!sshAvailable()) return;
+    if (!test::sshAvailable()) return;
     // A location of its own (a link to the large report), so no earlier test has cached it.
     const auto folder = test::scratchDir("open-remote-cancel");
     const auto large = folder / "linked-large.rep";
@@ -138,14 +117,14 @@ TEST_CASE("Cancel stops a remote download and keeps the dialog, and a failure is
                 QMetaObject::invokeMethod(cancel, &QPushButton::click, Qt::QueuedConnection);
         });
     });
-    dialog->setLocation(server().location(large));
+    dialog->setLocation(test::sshServer().location(large));
     dialog->startOpening();
     REQUIRE(test::waitWithoutSleeping([&] { return dialog->currentFetch() == nullptr; }, 120000));
     CHECK(dialog->errorText() == QStringLiteral("The download was cancelled."));
     CHECK(dialog->isVisible());
     CHECK(window.reportCount() == 0);
 
-    dialog->setLocation(server().location(folder / "gone.rep"));
+    dialog->setLocation(test::sshServer().location(folder / "gone.rep"));
     dialog->startOpening();
     REQUIRE(test::waitWithoutSleeping([&] { return dialog->currentFetch() == nullptr; }, 60000));
     CHECK(dialog->errorText().startsWith(QStringLiteral("No such file: ")));

@@ -23,29 +23,6 @@ using namespace sightline;
 
 namespace {
 
-// The one server of this test process, started on first use.
-test::SshTestServer& server()
-{
-    // A folder of this process: test cases run in parallel processes, each with its server.
-    static test::SshTestServer instance(
-        test::scratchDir("ssh-server-" + std::to_string(QCoreApplication::applicationPid())));
-    return instance;
-}
-
-// False (after a WARN) when sshd is not installed; fails the test when it would not start.
-bool sshAvailable()
-{
-    test::remoteTestApp();
-    if (server().sshdMissing()) {
-        WARN(server().problem().toStdString());
-        return false;
-    }
-    INFO(server().problem().toStdString());
-    REQUIRE(server().problem().isEmpty());
-    server().useAuthorizedClient();
-    return true;
-}
-
 QString pathText(const std::filesystem::path& path)
 {
     return QString::fromStdString(path.string());
@@ -76,7 +53,7 @@ Listing listFolder(const QString& location)
 
 TEST_CASE("a remote folder lists its reports and importable traces over SSH, folders first")
 {
-    if (!sshAvailable()) return;
+    if (!test::sshAvailable()) return;
     const auto folder = test::scratchDir("ssh-listing");
     test::writeGeneratedReport(folder, "run 2.rep", 2000);
     test::writeTextFile(folder, "export.sqlite", "SQLite format 3");
@@ -85,7 +62,7 @@ TEST_CASE("a remote folder lists its reports and importable traces over SSH, fol
     test::writeTextFile(folder, ".hidden.rep", "not listed");
     std::filesystem::create_directories(folder / "older runs");
 
-    const Listing listing = listFolder(server().location(folder));
+    const Listing listing = listFolder(test::sshServer().location(folder));
     INFO(listing.error.toStdString());
     REQUIRE(listing.error.isEmpty());
     CHECK(listing.folder.absolutePath == pathText(std::filesystem::canonical(folder)));
@@ -99,20 +76,20 @@ TEST_CASE("a remote folder lists its reports and importable traces over SSH, fol
     CHECK(report.size == QFileInfo(pathText(folder / "run 2.rep")).size());
     CHECK(qAbs(report.modified().secsTo(QFileInfo(pathText(folder / "run 2.rep")).lastModified())) <= 1);
 
-    const Listing missing = listFolder(server().location(folder / "no such folder"));
+    const Listing missing = listFolder(test::sshServer().location(folder / "no such folder"));
     CHECK(missing.error.startsWith(QStringLiteral("No such folder")));
     CHECK(missing.error.contains(QStringLiteral("no such folder")));
 }
 
 TEST_CASE("the remote file browser enters folders, goes up and returns the location of the chosen file")
 {
-    if (!sshAvailable()) return;
+    if (!test::sshAvailable()) return;
     const auto folder = test::scratchDir("ssh-browser");
     std::filesystem::create_directories(folder / "day1");
     test::writeGeneratedReport(folder / "day1", "first.rep", 1000);
     test::writeGeneratedReport(folder, "top.rep", 1000);
 
-    ui::RemoteBrowserDialog browser(*ui::RemoteLocation::parse(server().location(folder / "top.rep")));
+    ui::RemoteBrowserDialog browser(*ui::RemoteLocation::parse(test::sshServer().location(folder / "top.rep")));
     REQUIRE(test::waitWithoutSleeping([&] { return !browser.isListing(); }, 60000));
     INFO(browser.statusText().toStdString());
     QTreeWidget* list = browser.entryList();
@@ -131,7 +108,7 @@ TEST_CASE("the remote file browser enters folders, goes up and returns the locat
     list->setCurrentItem(list->topLevelItem(0));
     const auto chosen = browser.selectedFile();
     REQUIRE(chosen.has_value());
-    CHECK(chosen->toString() == server().location(std::filesystem::canonical(folder) / "day1" / "first.rep"));
+    CHECK(chosen->toString() == test::sshServer().location(std::filesystem::canonical(folder) / "day1" / "first.rep"));
 
     QTest::mouseClick(browser.findChild<QWidget*>(QStringLiteral("remoteUpButton")), Qt::LeftButton);
     REQUIRE(test::waitWithoutSleeping([&] { return !browser.isListing(); }, 60000));
@@ -140,11 +117,11 @@ TEST_CASE("the remote file browser enters folders, goes up and returns the locat
 
 TEST_CASE("a report is downloaded over SSH once, and again only after it changed on the server")
 {
-    if (!sshAvailable()) return;
+    if (!test::sshAvailable()) return;
     const auto folder = test::scratchDir("ssh-download");
     const QString report = test::writeGeneratedReport(folder, "run1.rep", 30000);
     const ui::RemoteCache cache = test::scratchCache("ssh-download-cache");
-    const QString location = server().location(folder / "run1.rep");
+    const QString location = test::sshServer().location(folder / "run1.rep");
 
     const test::FetchRun first = test::fetchAndWait(location, cache);
     INFO(first.outcome.error.toStdString());
@@ -180,16 +157,16 @@ TEST_CASE("a report is downloaded over SSH once, and again only after it changed
 
 TEST_CASE("a 100 MB report downloads over SSH with growing progress, and a cancelled download leaves no copy")
 {
-    if (!sshAvailable()) return;
+    if (!test::sshAvailable()) return;
     const auto large = test::largeReport();
     const qint64 size = qint64(std::filesystem::file_size(large));
     REQUIRE(size >= 100'000'000);
-    test::checkCancelledThenFullDownload(server().location(large), size, "ssh-large");
+    test::checkCancelledThenFullDownload(test::sshServer().location(large), size, "ssh-large");
 }
 
 TEST_CASE("SSH failures are one clear sentence each: unreachable, authentication, no such file, not a report")
 {
-    if (!sshAvailable()) return;
+    if (!test::sshAvailable()) return;
     const auto folder = test::scratchDir("ssh-failures");
     const ui::RemoteCache cache = test::scratchCache("ssh-failures-cache");
     const QString report = test::writeGeneratedReport(folder, "good.rep", 1000);
@@ -202,14 +179,14 @@ TEST_CASE("SSH failures are one clear sentence each: unreachable, authentication
     CHECK(unreachable.outcome.error.startsWith(QStringLiteral("Cannot reach 127.0.0.1:")));
     CHECK(unreachable.outcome.error.contains(QStringLiteral("refused")));
 
-    server().useStrangerClient();
-    const test::FetchRun refused = test::fetchAndWait(server().location(folder / "good.rep"), cache);
-    server().useAuthorizedClient();
+    test::sshServer().useStrangerClient();
+    const test::FetchRun refused = test::fetchAndWait(test::sshServer().location(folder / "good.rep"), cache);
+    test::sshServer().useAuthorizedClient();
     CHECK(refused.outcome.status == ui::FetchOutcome::Status::Failed);
     CHECK(refused.outcome.error.startsWith(QStringLiteral("Authentication failed on ")));
     CHECK(refused.outcome.error.contains(QStringLiteral("never asks for passwords")));
 
-    const test::FetchRun missing = test::fetchAndWait(server().location(folder / "missing.rep"), cache);
+    const test::FetchRun missing = test::fetchAndWait(test::sshServer().location(folder / "missing.rep"), cache);
     CHECK(missing.outcome.status == ui::FetchOutcome::Status::Failed);
     CHECK(missing.outcome.error.startsWith(QStringLiteral("No such file: ")));
     CHECK(missing.outcome.error.contains(pathText(folder / "missing.rep")));
@@ -221,15 +198,15 @@ TEST_CASE("SSH failures are one clear sentence each: unreachable, authentication
     test::writeBytes(folder, "log.rep", text);
     test::writeBytes(folder, "tiny.rep", "hello\n");
     for (const char* name : {"log.rep", "tiny.rep"}) {
-        const test::FetchRun notReport = test::fetchAndWait(server().location(folder / name), cache);
+        const test::FetchRun notReport = test::fetchAndWait(test::sshServer().location(folder / name), cache);
         CHECK(notReport.outcome.status == ui::FetchOutcome::Status::Failed);
         CHECK(notReport.outcome.error.startsWith(QStringLiteral("Not a report: ")));
         CHECK(notReport.outcome.bytesDownloaded < text.size());
         CHECK_FALSE(
-            cache.cachedVersion(*ui::RemoteLocation::parse(server().location(folder / name))).has_value());
+            cache.cachedVersion(*ui::RemoteLocation::parse(test::sshServer().location(folder / name))).has_value());
     }
 
-    const test::FetchRun isFolder = test::fetchAndWait(server().location(folder), cache);
+    const test::FetchRun isFolder = test::fetchAndWait(test::sshServer().location(folder), cache);
     CHECK(isFolder.outcome.error.contains(QStringLiteral("is a folder")));
 
     // Every sentence is one sentence: a single full stop, at the end.

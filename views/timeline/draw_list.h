@@ -11,9 +11,26 @@
 #include "time_scale.h"
 
 #include <QRgb>
+#include <algorithm>
 #include <vector>
 
 namespace sightline::views {
+
+// Box ends are clipped to this many pixels outside the viewport: a box cut by an edge shows
+// no edge of its own there, and its coordinates stay small.
+constexpr double kBoxOverhang = 4;
+
+inline float clipBoxX(double x, double width)
+{
+    return float(std::clamp(x, -kBoxOverhang, width + kBoxOverhang));
+}
+
+// True when the box runs on past an edge of a viewport `width` pixels wide: its clipped
+// end there is not its real one.
+inline bool cutByEdge(float x0, float x1, double width)
+{
+    return x0 <= -kBoxOverhang || x1 >= width + kBoxOverhang;
+}
 
 struct DrawBox
 {
@@ -21,6 +38,12 @@ struct DrawBox
     QRgb fill = 0;
     EventRef event;
 };
+
+// The order boxes are kept and painted in within a lane: by event.
+inline bool drawnBefore(const DrawBox& a, const DrawBox& b)
+{
+    return a.event < b.event;
+}
 
 struct DrawBar
 {
@@ -35,7 +58,7 @@ struct LaneDraw
     int top = 0; // viewport y of the lane
     int height = 0;
     bool utilization = false;
-    std::vector<DrawBox> boxes;
+    std::vector<DrawBox> boxes; // ordered by drawnBefore
     std::vector<DrawBar> bars;
 };
 

@@ -9,6 +9,9 @@
 // from cached tiles (lod_tile_cache.h) when pixels are wide enough for them, so panning and
 // zooming reuse work; otherwise from a direct level-of-detail query.
 // Cost per frame: about O(lanes * (width + log n)), whatever the number of events.
+// A panned frame can be laid out for a few pixel columns only (buildColumns): the lanes,
+// their sources and their modes stay as the last build() chose them, so the new columns join
+// the previous frame's pixels seamlessly (frame_scroll.h).
 #pragma once
 
 #include "draw_list.h"
@@ -39,6 +42,15 @@ public:
     void build(const RowTree& tree, const RowLayout& layout, const TimeScale& scale, int scrollY,
         int viewportHeight, DrawList& out);
 
+    // Lays out only pixel columns [first, last) of a frame panned to `scale` (the duration and
+    // width of the last build()'s), with the lanes, sources and modes build() chose. `out`
+    // gets `frame`'s lanes (same geometry) holding only those columns' boxes and bars, in
+    // `scale`'s coordinates.
+    void buildColumns(const TimeScale& scale, int first, int last, const DrawList& frame, DrawList& out);
+    // True when every lane of the last build() would be drawn the same way (event by event,
+    // or from the level of detail) in the window `scale`: its columns may then join that frame.
+    bool modesHold(const TimeScale& scale) const;
+
     // The lanes a row draws, as (track, lane) sources, for the given sub-row; used by the
     // builder and by hit testing, so both always agree.
     static void sourcesOf(
@@ -59,15 +71,25 @@ private:
         uint32_t sourceEnd;
         LaneMode mode;
     };
+    // The pixel columns [first, last) of a frame: `frame` maps time to the lane's x, `window`
+    // is the time those columns cover, as a scale of last - first pixels.
+    struct Columns
+    {
+        const TimeScale& frame;
+        TimeScale window;
+        int first = 0;
+    };
     LaneMode modeOf(const Job& job, const TimeScale& scale) const;
+    // Phases 2 and 3 of a frame: the dense sources' columns, then every lane's boxes and bars.
+    void layOutColumns(const Columns& columns, DrawList& out);
     void querySource(LaneSource source, const TimeScale& scale, SourceColumns& out) const;
     const SourceColumns& columnsOf(LaneSource source) const;
-    void layOut(const Job& job, const TimeScale& scale, LaneDraw& lane) const;
-    void layOutExact(const LaneSource* sources, size_t count, const TimeScale& scale, LaneDraw& lane) const;
-    void layOutDense(const LaneSource* sources, size_t count, const TimeScale& scale, LaneDraw& lane) const;
+    void layOut(const Job& job, const Columns& columns, LaneDraw& lane) const;
+    void layOutExact(const LaneSource* sources, size_t count, const Columns& columns, LaneDraw& lane) const;
+    void layOutDense(const LaneSource* sources, size_t count, const Columns& columns, LaneDraw& lane) const;
     // Turns level-of-detail columns (`columnAt(c)` gives a MergedColumn) into boxes and bars.
     template <class ColumnAt>
-    void emitColumns(size_t columns, const TimeScale& scale, LaneDraw& lane, ColumnAt columnAt) const;
+    void emitColumns(size_t count, const Columns& columns, LaneDraw& lane, ColumnAt columnAt) const;
 
     const Trace& m_trace;
     const EventStyle& m_style;

@@ -25,7 +25,7 @@ TimelineCanvas::TimelineCanvas(TimelineState& state, QWidget* parent)
     setAttribute(Qt::WA_OpaquePaintEvent);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     rebuildStyle();
-    connect(&m_state, &TimelineState::visibleChanged, this, &TimelineCanvas::invalidate);
+    connect(&m_state, &TimelineState::visibleChanged, this, &TimelineCanvas::onVisibleChanged);
     connect(&m_state, &TimelineState::rowsChanged, this, &TimelineCanvas::invalidate);
     connect(&m_state, &TimelineState::scrollChanged, this, &TimelineCanvas::invalidate);
     auto repaint = [this] { update(); };
@@ -52,24 +52,76 @@ void TimelineCanvas::rebuildStyle()
 
 void TimelineCanvas::invalidate()
 {
+    m_scroll.invalidate();
     m_stale = true;
     update();
 }
 
+void TimelineCanvas::onVisibleChanged()
+{
+    m_stale = true;
+    update();
+}
+
+void TimelineCanvas::setScrollReuse(bool reuse)
+{
+    m_scrollReuse = reuse;
+    m_scroll.invalidate();
+}
+
+QSize TimelineCanvas::framePixels() const
+{
+    const qreal dpr = devicePixelRatioF();
+    return {std::max(1, int(std::lround(width() * dpr))), std::max(1, int(std::lround(height() * dpr)))};
+}
+
 void TimelineCanvas::layOut()
 {
-    m_builder->build(
-        m_state.rows(), m_state.layout(), m_state.scale(), m_state.scrollY(), height(), m_drawList);
+    const TimeScale scale = m_state.scale();
+    if (m_pendingShift) m_scroll.invalidate(); // laid out twice without a paint between
+    std::optional<PanStep> pan;
+    if (m_scrollReuse && m_frame.size() == framePixels()) pan = m_scroll.panTo(scale, devicePixelRatioF());
+    if (pan && m_builder->modesHold(pan->scale)) {
+        layOutPan(*pan);
+        return;
+    }
+    m_pendingShift.reset();
+    m_builder->build(m_state.rows(), m_state.layout(), scale, m_state.scrollY(), height(), m_drawList);
+    m_scroll.reset(scale);
+}
+
+void TimelineCanvas::layOutPan(const PanStep& pan)
+{
+    const auto before = edgeBoxes(m_drawList);
+    shiftDrawList(m_drawList, pan.shift, pan.scale, m_state.trace());
+    m_exposedColumns = exposedColumns(pan.shift, m_drawList.width);
+    for (const auto& [first, last] : m_exposedColumns) {
+        m_builder->buildColumns(pan.scale, first, last, m_drawList, m_exposed);
+        mergeColumns(m_drawList, m_exposed, first, last);
+    }
+    m_labelRepairs = labelRepairs(m_drawList, before);
+    m_scroll.commit(pan);
+    m_pendingShift = pan.shift;
 }
 
 void TimelineCanvas::paintFrame()
 {
     const qreal dpr = devicePixelRatioF();
-    const QSize pixels(
-        std::max(1, int(std::lround(width() * dpr))), std::max(1, int(std::lround(height() * dpr))));
-    if (m_frame.size() != pixels) m_frame = QImage(pixels, QImage::Format_ARGB32_Premultiplied);
+    if (m_pendingShift) {
+        scrollImage(m_frame, int(std::lround(*m_pendingShift * dpr)));
+        for (const auto& [first, last] : m_exposedColumns)
+            m_painter->paintColumns(m_drawList, m_colors, m_frame, first, last);
+        for (const LaneColumns& repair : m_labelRepairs)
+            m_painter->paintLaneColumns(m_drawList, repair.lane, m_colors, m_frame, repair.x0, repair.x1);
+        m_pendingShift.reset();
+        m_lastFrameMoved = true;
+        m_stale = false;
+        return;
+    }
+    if (m_frame.size() != framePixels()) m_frame = QImage(framePixels(), QImage::Format_ARGB32_Premultiplied);
     m_frame.setDevicePixelRatio(dpr);
     m_painter->paint(m_drawList, m_colors, m_frame);
+    m_lastFrameMoved = false;
     m_stale = false;
 }
 

@@ -36,13 +36,13 @@ say "torch: $(python3 -c 'import torch; print(torch.__version__, "cuda", torch.v
 say "profiler: ${profile[*]}"
 
 say "== build"
-for program in reduction copies graph capture_range launch_rate; do
+for program in reduction copies graph capture_range launch_rate driver_launch; do
     "$cuda/bin/nvcc" -O2 -std=c++17 -arch=native -I"$here" -I"$cuda/include" -o "$out/bin/$program" \
-        "$here/$program.cu" > "$out/logs/build-$program.txt" 2>&1 || fail_setup "nvcc $program.cu (see logs/build-$program.txt)"
+        "$here/$program.cu" -lcuda > "$out/logs/build-$program.txt" 2>&1 || fail_setup "nvcc $program.cu (see logs/build-$program.txt)"
 done
 g++ -O2 -I"$cuda/include" -o "$out/bin/nvtx_flood" "$here/nvtx_flood.cpp" -ldl || fail_setup "g++ nvtx_flood.cpp"
 g++ -O2 -o "$out/bin/clock_cost" "$here/clock_cost.cpp" || fail_setup "g++ clock_cost.cpp"
-say "built: reduction copies graph capture_range launch_rate nvtx_flood clock_cost"
+say "built: reduction copies graph capture_range launch_rate driver_launch nvtx_flood clock_cost"
 
 # profile NAME [sightline options...] -- COMMAND...: profiles, exports to SQLite, keeps the log.
 profile_run() {
@@ -77,6 +77,9 @@ check graph cuda "$out/reports/graph.json" graph
 profile_run capture -t cuda -c cudaProfilerApi -- "$out/bin/capture_range" "$out/reports/capture.json" \
     || say "FAIL capture: program failed"
 check capture cuda "$out/reports/capture.json" capture-range
+profile_run driver -t cuda,nvtx -- "$out/bin/driver_launch" "$out/reports/driver.json" \
+    || say "FAIL driver: program failed"
+check driver cuda "$out/reports/driver.json" driver-api
 profile_run launch-rate -t cuda -- "$out/bin/launch_rate" "$out/reports/launch-rate.json" 2 \
     || say "FAIL launch-rate: program failed"
 say "$(grep -h 'launch rate' "$out/logs/launch-rate.txt")"

@@ -177,14 +177,17 @@ void enableActivityKinds(CuptiState& s)
         CUPTI_ACTIVITY_KIND_MEMSET,
         CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
     };
-    // Driver calls come from callbacks unless SIGHTLINE_CUDA_DRIVER_API=all asks for every one
-    // (cupti_driver_calls.cpp). SIGHTLINE_CUDA_API=0 records no API calls at all (GPU work
-    // only): for measuring what API records cost; GPU operations then have no launching call.
-    const char* api = getenv("SIGHTLINE_CUDA_API");
-    const bool withApi = !(api && strcmp(api, "0") == 0);
-    const DriverCalls driver = withApi ? driverCallMode() : DriverCalls::None;
-    const bool withDriver = driver == DriverCalls::All;
-    if (driver == DriverCalls::Launches) enableDriverCallRecording(s);
+    // SIGHTLINE_CUDA_DRIVER_API=0 leaves driver API records out (runtime calls only): cheaper
+    // per launch, but launches made straight through the driver (Triton, cuBLAS) lose their
+    // API call.
+    // SIGHTLINE_CUDA_API=0 records no API calls at all (GPU work only): for measuring what
+    // API records cost; GPU operations then have no launching call.
+    auto disabled = [](const char* name) {
+        const char* value = getenv(name);
+        return value && strcmp(value, "0") == 0;
+    };
+    const bool withApi = !disabled("SIGHTLINE_CUDA_API");
+    const bool withDriver = withApi && !disabled("SIGHTLINE_CUDA_DRIVER_API");
     for (CUpti_ActivityKind kind : kKinds) {
         if (kind == CUPTI_ACTIVITY_KIND_DRIVER && !withDriver) continue;
         if (kind == CUPTI_ACTIVITY_KIND_RUNTIME && !withApi) continue;

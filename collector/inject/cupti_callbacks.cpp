@@ -1,7 +1,7 @@
-// CUPTI callbacks for control: cuProfilerStart/Stop mark the capture range, cudaDeviceReset
-// and context destruction flush records before CUDA drops them, and a fatal CUPTI state stops
-// recording with a diagnostic. Driver calls that submit GPU work are handed to
-// cupti_driver_calls.cpp, which records them.
+// CUPTI callbacks, used only for control: cuProfilerStart/Stop mark the capture range,
+// cudaDeviceReset and context destruction flush records before CUDA drops them, and a fatal
+// CUPTI state stops recording with a diagnostic. Each callback is one predictable branch on the
+// target's thread; none is on a launch path.
 #include "clock.h"
 #include "cupti_session.h"
 #include "records.h"
@@ -21,7 +21,6 @@ void recordCapture(bool start)
 
 void onDriverApi(CUpti_CallbackId cbid, const CUpti_CallbackData& data)
 {
-    if (onDriverCall(cbid, data)) return;
     // The range starts once cuProfilerStart has returned and ends as cuProfilerStop is entered.
     if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart && data.callbackSite == CUPTI_API_EXIT)
         recordCapture(true);

@@ -1,10 +1,24 @@
 // Level of detail for drawing: for W pixel columns over [t0, t1), each column's busy fraction
 // (the share of the column covered by events of one lane), the number of events touching it and
-// the longest of them. Each lane keeps a small summary built once after loading: the start and
-// the running busy time at every 16th event and, level by level, the longest event of every
-// block of 16, 256, 4096, ... events with its duration (about 2 bytes per event). A query walks
-// the columns left to right, searching the small block arrays rather than the events, so its
-// cost is about O(W + log n) and barely grows with the event count.
+// the longest of them, at a cost that does not grow with the lane's event count.
+//
+// Each lane keeps a pyramid of block summaries built once after loading: level 1 sums up every
+// block of 16 events, each higher level every 8 blocks of the level below (first start, last
+// end, busy time, longest event and the busy time before it; about 2.6 bytes per event). A
+// query walks the lane once from left to right, column boundary by column boundary, taking whole
+// blocks at the coarsest level that fits before the next boundary and descending only around
+// the boundary itself; when the event a boundary cuts is its block's longest (a long call among
+// short ones), the cut is placed there without reading the block's other events. So the memory
+// a query touches grows with the column count, not with the event count.
+//
+// Exactness: a boundary is placed exactly (down to the event it cuts) unless it falls inside a
+// block whose whole extent, first start to last end, is at most 1/kEdgeShare of a column. Such
+// a block holds only events shorter than that; it is counted whole (count, longest) to the
+// column holding its midpoint, and its busy time is split by interpolation within what its
+// extent allows. So a column's busy fraction is off by at most 2/kEdgeShare, its count and its
+// longest event are those of the column widened or narrowed by 1/kEdgeShare of its width at
+// each edge. Results are exact wherever no aligned group of 16 events lies within 1/kEdgeShare
+// of a column width: on evenly spread events, below about 16 * kEdgeShare events per column.
 #pragma once
 
 #include "../core/track.h"
@@ -25,7 +39,11 @@ struct LodColumn
 class LaneLod
 {
 public:
-    static constexpr uint32_t kBlock = 16;
+    static constexpr int kBlockShift = 4;
+    static constexpr int kFanOutShift = 3;
+    static constexpr uint32_t kBlock = 1u << kBlockShift;   // events per block of level 1
+    static constexpr uint32_t kFanOut = 1u << kFanOutShift; // blocks per block of the next level up
+    static constexpr int64_t kEdgeShare = 32;   // see "Exactness" above
 
     void build(const Track& track, IndexRange lane);
     // Fills `out` (its size is the column count) for the window.
@@ -33,22 +51,28 @@ public:
     size_t residentBytes() const;
 
 private:
-    // The longest event of each block of a level, with its duration kept beside it so a
-    // query never has to load a far-away event to compare.
-    struct Level
+    friend class LodWalker;
+
+    // The summary of one block, packed to 36 bytes. Durations kept in 32 bits saturate at
+    // kLongDuration: the longest event's is then read from the events, and a block whose busy
+    // time before it saturates is not cut at it.
+#pragma pack(push, 4)
+    struct Block
     {
-        std::vector<uint32_t> index;
-        std::vector<Duration> duration;
+        Timestamp firstStart = 0;        // start of the block's first event
+        Timestamp lastEnd = 0;           // effective end of its last event
+        Duration busy = 0;               // sum of its events' durations
+        uint32_t longest = 0;            // duration of its longest event
+        uint32_t longestIndex = 0;       // that event's index in the track
+        uint32_t busyBeforeLongest = 0;  // sum of the durations of its events before the longest
     };
+#pragma pack(pop)
+    static constexpr uint32_t kLongDuration = ~0u;
 
-    Duration busyBefore(const Track& track, IndexRange lane, uint32_t index) const;
-    uint32_t longestIn(const Track& track, IndexRange lane, uint32_t begin, uint32_t end) const;
-    // The first event of the lane starting at or after `t`, searching forward from `from`.
-    uint32_t firstStartingFrom(const Track& track, IndexRange lane, uint32_t from, Timestamp t) const;
-
-    std::vector<Duration> m_busyAtBlock;     // busy time of events before block b
-    std::vector<Timestamp> m_blockStart;     // start of the first event of block b
-    std::vector<Level> m_longestLevels;      // level k: the longest per block of 16^(k+1) events
+    // All levels in one allocation: level k (blocks of kBlock * kFanOut^k events) is
+    // m_blocks[m_levelStart[k], m_levelStart[k + 1]).
+    std::vector<Block> m_blocks;
+    std::vector<uint32_t> m_levelStart;
 };
 
 // Column-wise summary of a whole track: per column the busiest lane's fraction (for nested

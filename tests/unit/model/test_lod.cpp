@@ -1,6 +1,9 @@
+// Level-of-detail queries against a direct computation from the events: exact wherever lod.h
+// promises it, and within its stated bounds where a column edge may be estimated.
 #include "../support/random_trace.h"
 #include "model/index/lod.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -8,6 +11,17 @@ using namespace sightline;
 
 namespace {
 
+__extension__ typedef __int128 WideInt;
+
+TimeRange columnOf(TimeRange window, size_t c, size_t columns)
+{
+    const WideInt span = window.end - window.start;
+    const Timestamp c0 = window.start + Timestamp(span * WideInt(c) / WideInt(columns));
+    const Timestamp c1 = window.start + Timestamp(span * WideInt(c + 1) / WideInt(columns));
+    return {c0, std::max(c1, c0 + 1)};
+}
+
+// What the events of a lane overlapping [c0, c1) add up to, read straight from them.
 struct Expected
 {
     double busy = 0;
@@ -15,37 +29,111 @@ struct Expected
     Duration longest = -1;
 };
 
-Expected bruteForceColumn(const Track& track, IndexRange lane, Timestamp c0, Timestamp c1)
+Expected direct(const Track& track, IndexRange lane, TimeRange column)
 {
     Expected e;
-    Duration covered = 0;
-    for (uint32_t i = lane.begin; i < lane.end; ++i) {
-        const Timestamp s = track.events.start[i], end = track.events.end[i];
-        if (!overlaps(s, end, {c0, c1})) continue;
-        ++e.count;
-        covered += std::max<Duration>(0, std::min(end, c1) - std::max(s, c0));
-        e.longest = std::max(e.longest, end - s);
+    if (column.empty()) return e;
+    const auto& start = track.events.start;
+    const auto& end = track.events.end;
+    // A lane's events are disjoint and sorted, so their effective ends are sorted too.
+    uint32_t i = lane.begin, hi = lane.end;
+    while (i < hi) {
+        const uint32_t mid = i + (hi - i) / 2;
+        if (effectiveEnd(start[mid], end[mid]) <= column.start) i = mid + 1;
+        else hi = mid;
     }
-    e.busy = double(covered) / double(c1 - c0);
+    Duration covered = 0;
+    for (; i < lane.end && start[i] < column.end; ++i) {
+        REQUIRE(overlaps(start[i], end[i], column));
+        ++e.count;
+        covered += std::max<Duration>(0, std::min(end[i], column.end) - std::max(start[i], column.start));
+        e.longest = std::max(e.longest, end[i] - start[i]);
+    }
+    e.busy = double(covered) / double(column.duration());
     return e;
 }
 
-void checkLane(const Track& track, uint32_t laneIndex, const LaneLod& lod, TimeRange window, size_t columns)
+// The largest block extent a query may cut by estimate (lod.h, "Exactness").
+Duration toleranceOf(TimeRange window, size_t columns)
+{
+    const uint64_t span = uint64_t(window.duration());
+    return span < columns ? 0 : Duration(span / (columns * uint64_t(LaneLod::kEdgeShare)));
+}
+
+// Whether some block of the lane's pyramid is short enough to be cut by estimate: every block
+// holds a whole aligned group of 16 events.
+bool mayEstimate(const Track& track, IndexRange lane, Duration tolerance)
+{
+    for (uint32_t b = lane.begin; tolerance > 0 && b < lane.end; b += LaneLod::kBlock) {
+        const uint32_t last = std::min(b + LaneLod::kBlock, lane.end) - 1;
+        if (effectiveEnd(track.events.start[last], track.events.end[last]) - track.events.start[b] <= tolerance) return true;
+    }
+    return false;
+}
+
+// Checks a lane's columns; returns whether the lane had blocks a cut could split by estimate.
+bool checkLane(const Track& track, IndexRange lane, const LaneLod& lod, TimeRange window, size_t columns)
 {
     std::vector<LodColumn> out(columns);
-    lod.query(track, track.lane(laneIndex), window, out);
+    lod.query(track, lane, window, out);
+    const Duration tolerance = toleranceOf(window, columns);
+    const bool exact = !mayEstimate(track, lane, tolerance);
     for (size_t c = 0; c < columns; ++c) {
-        __extension__ typedef __int128 WideInt;
-        const WideInt span = window.end - window.start;
-        const Timestamp c0 = window.start + Timestamp(span * WideInt(c) / WideInt(columns));
-        const Timestamp c1 = std::max(window.start + Timestamp(span * WideInt(c + 1) / WideInt(columns)), c0 + 1);
-        const Expected e = bruteForceColumn(track, track.lane(laneIndex), c0, c1);
-        INFO("column " << c << " [" << c0 << ", " << c1 << ")");
-        REQUIRE(out[c].count == e.count);
-        REQUIRE(std::abs(out[c].busy - e.busy) < 1e-5);
-        if (e.count == 0) REQUIRE(out[c].longest == LodColumn::kNoEvent);
-        else REQUIRE(track.duration(out[c].longest) == e.longest);
+        const TimeRange column = columnOf(window, c, columns);
+        const Expected e = direct(track, lane, column);
+        const LodColumn& got = out[c];
+        INFO("column " << c << " [" << column.start << ", " << column.end << "), tolerance " << tolerance);
+        if (exact) {
+            REQUIRE(got.count == e.count);
+            REQUIRE(std::abs(got.busy - e.busy) < 1e-5);
+            if (e.count == 0) REQUIRE(got.longest == LodColumn::kNoEvent);
+            else REQUIRE(track.duration(got.longest) == e.longest);
+            continue;
+        }
+        // Each edge may move by up to the tolerance: the busy time before it by as much, and
+        // the events within it to either side.
+        const Expected narrow = direct(track, lane, {column.start + tolerance, column.end - tolerance});
+        const Expected wide = direct(track, lane, {column.start - tolerance, column.end + tolerance});
+        REQUIRE(std::abs(got.busy - e.busy) <= 2.0 * double(tolerance) / double(column.duration()) + 1e-5);
+        REQUIRE(got.count >= narrow.count);
+        REQUIRE(got.count <= wide.count);
+        if (got.count == 0) {
+            REQUIRE(got.longest == LodColumn::kNoEvent);
+            continue;
+        }
+        REQUIRE(got.longest >= lane.begin);
+        REQUIRE(got.longest < lane.end);
+        REQUIRE(overlaps(track.events.start[got.longest], track.events.end[got.longest],
+            {column.start - tolerance, column.end + tolerance}));
+        REQUIRE(track.duration(got.longest) >= narrow.longest);
     }
+    return !exact;
+}
+
+// One lane of many short events in bursts, with instants, long gaps and long events among the
+// short ones (as a CUDA API row or a busy stream looks from far away).
+Track denseLane(uint64_t seed, uint32_t events)
+{
+    test::Rng rng(seed);
+    Track track;
+    track.events.start.reserve(events);
+    track.events.end.reserve(events);
+    Timestamp t = 1000;
+    for (uint32_t i = 0; i < events; ++i) {
+        const Timestamp gap = rng.chance(1) ? Timestamp(rng.below(3000000)) : Timestamp(rng.below(20));
+        const Duration length = rng.chance(1) ? Duration(rng.below(400000)) : rng.chance(10) ? 0 : Duration(rng.below(30));
+        const Timestamp s = t + gap;
+        track.events.start.push_back(s);
+        track.events.end.push_back(s + length);
+        t = effectiveEnd(s, s + length);
+    }
+    track.laneBegin = {0, events};
+    return track;
+}
+
+TimeRange spanOf(const Track& track)
+{
+    return {track.events.start.front(), track.events.end.back() + 1};
 }
 
 } // namespace
@@ -60,12 +148,94 @@ TEST_CASE("level-of-detail columns equal brute force at every zoom")
         const Track& track = trace.tracks[t];
         for (uint32_t l = 0; l < track.laneCount(); l += 2) {
             const LaneLod& lod = trace.indexes[t].lanes[l];
-            checkLane(track, l, lod, trace.span, 97);                           // whole span
+            checkLane(track, track.lane(l), lod, trace.span, 97);                          // whole span
             const Timestamp a = Timestamp(rng.below(uint64_t(trace.span.end)));
-            checkLane(track, l, lod, {a, a + trace.span.duration() / 1000 + 1}, 64);  // zoomed in
-            checkLane(track, l, lod, {a, a + 40}, 80);                          // below 1 ns per column
+            checkLane(track, track.lane(l), lod, {a, a + trace.span.duration() / 1000 + 1}, 64); // zoomed in
+            checkLane(track, track.lane(l), lod, {a, a + 40}, 80);                         // below 1 ns per column
         }
     }
+}
+
+TEST_CASE("level of detail over many events per column stays within its bounds")
+{
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+        const Track track = denseLane(seed, 150000);
+        LaneLod lod;
+        lod.build(track, track.lane(0));
+        const TimeRange span = spanOf(track);
+        test::Rng rng(seed + 100);
+        bool estimated = false;
+        for (size_t columns : {1, 2, 7, 40, 333, 1920})
+            estimated |= checkLane(track, track.lane(0), lod, span, columns);
+        for (int q = 0; q < 60; ++q) {
+            const Duration length = 1 + Duration(rng.below(uint64_t(span.duration() / Duration(1 + rng.below(20000)))));
+            // Every other window starts inside a burst, so its first edge is estimated too.
+            const Timestamp a = q % 2 ? span.start - 1000 + Timestamp(rng.below(uint64_t(span.duration())))
+                                      : track.events.start[rng.below(track.size())] + Timestamp(rng.below(10));
+            estimated |= checkLane(track, track.lane(0), lod, {a, a + length}, 1 + rng.below(600));
+        }
+        REQUIRE(estimated); // the bounds, not only exactness, were put to the test
+    }
+}
+
+TEST_CASE("level of detail is exact while columns hold few events, long events among short ones included")
+{
+    const Track track = denseLane(9, 60000);
+    LaneLod lod;
+    lod.build(track, track.lane(0));
+    std::vector<uint32_t> longEvents;
+    for (uint32_t i = 0; i < track.size(); ++i)
+        if (track.duration(i) > 20000) longEvents.push_back(i);
+    REQUIRE(longEvents.size() > 100);
+    test::Rng rng(11);
+    for (int q = 0; q < 200; ++q) {
+        // Around a long event every other time: its block is then cut at it.
+        const uint32_t i = q % 2 ? longEvents[rng.below(longEvents.size())] : uint32_t(rng.below(track.size()));
+        const Duration length = 1000 + Duration(rng.below(150000));
+        const Timestamp a = track.events.start[i] - Timestamp(rng.below(uint64_t(length)));
+        const size_t columns = 64 + rng.below(512);
+        REQUIRE_FALSE(mayEstimate(track, track.lane(0), toleranceOf({a, a + length}, columns)));
+        checkLane(track, track.lane(0), lod, {a, a + length}, columns);
+    }
+}
+
+TEST_CASE("level of detail keeps a lane's busy time across its columns")
+{
+    const Track track = denseLane(5, 100000);
+    LaneLod lod;
+    lod.build(track, track.lane(0));
+    const TimeRange span = spanOf(track);
+    for (size_t columns : {3, 50, 1000}) {
+        std::vector<LodColumn> out(columns);
+        lod.query(track, track.lane(0), span, out);
+        double busy = 0;
+        for (size_t c = 0; c < columns; ++c) busy += double(out[c].busy) * double(columnOf(span, c, columns).duration());
+        Duration expected = 0;
+        for (uint32_t i = 0; i < track.size(); ++i) expected += track.duration(i);
+        // Only the two outer edges may be estimated; a float holds each column's share.
+        REQUIRE(std::abs(busy - double(expected)) <= 2.0 * double(toleranceOf(span, columns)) + 1e-6 * double(span.duration()));
+    }
+}
+
+TEST_CASE("level of detail compares durations beyond 32 bits exactly")
+{
+    // Seconds-long events (longer than a block keeps in 32 bits) among short ones, the longest
+    // of them not first in its block.
+    Track track;
+    Timestamp t = 0;
+    const Duration seconds[] = {5000000000, 9000000000, 7000000000, 4294967296, 4294967295, 6000000000};
+    for (uint32_t i = 0; i < 3000; ++i) {
+        const Duration length = i % 97 == 5 ? seconds[(i / 97) % 6] + Duration(i) : Duration(i % 13);
+        track.events.start.push_back(t);
+        track.events.end.push_back(t + length);
+        t = effectiveEnd(t, t + length) + Duration(i % 7);
+    }
+    track.laneBegin = {0, uint32_t(track.size())};
+    LaneLod lod;
+    lod.build(track, track.lane(0));
+    const TimeRange span = spanOf(track);
+    for (size_t columns : {1, 5, 64, 1000}) checkLane(track, track.lane(0), lod, span, columns);
+    checkLane(track, track.lane(0), lod, {span.start + span.duration() / 3, span.start + span.duration() / 2}, 300);
 }
 
 TEST_CASE("track level of detail: a nested row is described by its outermost lane")
@@ -108,4 +278,11 @@ TEST_CASE("level of detail of empty lanes and windows is empty")
         CHECK(c.count == 0);
         CHECK(c.busy == 0);
     }
+    const Track dense = denseLane(3, 1000);
+    LaneLod denseLod;
+    denseLod.build(dense, dense.lane(0));
+    denseLod.query(dense, dense.lane(0), {500, 500}, out); // an empty window
+    for (const auto& c : out) CHECK(c.count == 0);
+    denseLod.query(dense, dense.lane(0), {-5000, 0}, out); // before the first event
+    for (const auto& c : out) CHECK(c.count == 0);
 }

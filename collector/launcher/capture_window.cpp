@@ -36,10 +36,10 @@ std::vector<TimeRange> nvtxWindows(
     if (!builder.strings().find(spec.nvtxRange, name)) return {};
     std::vector<TimeRange> windows;
     for (const ProcessCapture& p : processes)
-        for (const auto& e : p.nvtx)
-            if (e.event.name == name && e.event.attributes.domain == domain
-                && e.event.attributes.style != NvtxStyle::Mark)
-                windows.push_back({e.event.start, e.event.end});
+        forEachNvtxEvent(p, [&](Tid, const NvtxEvent& e) {
+            if (e.name == name && e.attributes.domain == domain && e.attributes.style != NvtxStyle::Mark)
+                windows.push_back({e.start, e.end});
+        });
     return windows;
 }
 

@@ -40,15 +40,4 @@ size_t ClockMap::segmentOf(uint64_t ticks) const
     return upper == m_pairs.begin() ? 0 : size_t(upper - m_pairs.begin()) - 1;
 }
 
-int64_t ClockMap::toMonotonic(spool::TickSource source, uint64_t ticks, size_t& hint) const
-{
-    if (source == spool::TickSource::MonotonicNs || m_pairs.empty()) return int64_t(ticks);
-    const bool hintHolds = hint < m_pairs.size() && m_pairs[hint].ticks <= ticks
-        && (hint + 1 == m_pairs.size() || ticks < m_pairs[hint + 1].ticks);
-    if (!hintHolds) hint = segmentOf(ticks);
-    const Pair& p = m_pairs[hint];
-    const double delta = ticks >= p.ticks ? double(ticks - p.ticks) : -double(p.ticks - ticks);
-    return p.monotonicNs + int64_t(delta * p.slope);
-}
-
 } // namespace sightline::collector

@@ -26,7 +26,16 @@ public:
     }
     // The same, starting from the segment `hint` (updated): events come mostly in time order,
     // so a reader that keeps its hint rarely searches.
-    int64_t toMonotonic(spool::TickSource source, uint64_t ticks, size_t& hint) const;
+    int64_t toMonotonic(spool::TickSource source, uint64_t ticks, size_t& hint) const
+    {
+        if (source == spool::TickSource::MonotonicNs || m_pairs.empty()) return int64_t(ticks);
+        const bool hintHolds = hint < m_pairs.size() && m_pairs[hint].ticks <= ticks
+            && (hint + 1 == m_pairs.size() || ticks < m_pairs[hint + 1].ticks);
+        if (!hintHolds) hint = segmentOf(ticks);
+        const Pair& p = m_pairs[hint];
+        const double delta = ticks >= p.ticks ? double(ticks - p.ticks) : -double(p.ticks - ticks);
+        return p.monotonicNs + int64_t(delta * p.slope);
+    }
     size_t pairCount() const { return m_pairs.size(); }
     double ticksPerNs() const;
 

@@ -2,10 +2,11 @@
 // entities. The spool already uses the model's enum values (spool_format.h); the asserts below
 // hold the two numberings together. Devices of synchronisation events and streams are filled
 // in later from the context table (trace_assembly.cpp): CUPTI does not give them there.
+#include "chunk_decoder.h"
 #include "kernel_names.h"
 #include "model/core/enums.h"
-#include "spool_context.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace sightline::collector {
@@ -28,7 +29,7 @@ std::string uuidText(const uint8_t (&b)[16])
     return text;
 }
 
-void addKernel(ProcessCapture& capture, SpoolContext& context, const spool::CudaKernelRecord& r)
+void addKernel(DecodedChunk& out, SpoolContext& context, const spool::CudaKernelRecord& r)
 {
     KernelEvent e;
     e.start = context.cudaTime(r.startNs);
@@ -36,19 +37,20 @@ void addKernel(ProcessCapture& capture, SpoolContext& context, const spool::Cuda
     e.correlation = CorrelationId(r.correlation);
     auto names = context.kernelNames.find(r.nameId);
     if (names == context.kernelNames.end()) {
-        const std::string_view mangled = context.stringText(r.nameId);
+        const std::string_view mangled = context.tables.string(r.nameId);
         const std::string demangled = demangleKernelName(mangled);
+        // In this order, as the report's string table has always received them.
+        const uint32_t demangledId = context.strings.internCopy(demangled);
+        const uint32_t mangledId = context.strings.intern(mangled);
+        const uint32_t shortId = context.strings.internCopy(shortKernelName(demangled));
         names = context.kernelNames
-                    .emplace(r.nameId,
-                        SpoolContext::KernelNames {context.builder.intern(demangled),
-                            context.builder.intern(mangled),
-                            context.builder.intern(shortKernelName(demangled))})
+                    .emplace(r.nameId, SpoolContext::KernelNames {demangledId, mangledId, shortId})
                     .first;
     }
-    e.name = names->second.demangled;
+    e.name = StringId(names->second.demangled);
     KernelLaunch& k = e.launch;
-    k.mangledName = names->second.mangled;
-    k.shortName = names->second.shortName;
+    k.mangledName = StringId(names->second.mangled);
+    k.shortName = StringId(names->second.shortName);
     k.grid = {r.grid[0], r.grid[1], r.grid[2]};
     k.block = {r.block[0], r.block[1], r.block[2]};
     k.registersPerThread = r.registersPerThread;
@@ -59,10 +61,10 @@ void addKernel(ProcessCapture& capture, SpoolContext& context, const spool::Cuda
     k.launchType = LaunchType(r.launchType);
     k.graphId = r.graphId;
     k.graphNodeId = r.graphNodeId;
-    capture.kernels.push_back({DeviceId(r.device), ContextId(r.context), StreamId(r.stream), e});
+    out.kernels.push_back({DeviceId(r.device), ContextId(r.context), StreamId(r.stream), e});
 }
 
-void addMemcpy(ProcessCapture& capture, SpoolContext& context, const spool::CudaMemcpyRecord& r)
+void addMemcpy(DecodedChunk& out, SpoolContext& context, const spool::CudaMemcpyRecord& r)
 {
     MemoryEvent e;
     e.start = context.cudaTime(r.startNs);
@@ -75,10 +77,10 @@ void addMemcpy(ProcessCapture& capture, SpoolContext& context, const spool::Cuda
     e.op.dstKind = MemoryKind(r.dstKind);
     e.op.srcDevice = DeviceId(r.srcDevice);
     e.op.dstDevice = DeviceId(r.dstDevice);
-    capture.memory.push_back({DeviceId(r.device), ContextId(r.context), StreamId(r.stream), e});
+    out.memory.push_back({DeviceId(r.device), ContextId(r.context), StreamId(r.stream), e});
 }
 
-void addMemset(ProcessCapture& capture, SpoolContext& context, const spool::CudaMemsetRecord& r)
+void addMemset(DecodedChunk& out, SpoolContext& context, const spool::CudaMemsetRecord& r)
 {
     MemoryEvent e;
     e.start = context.cudaTime(r.startNs);
@@ -88,10 +90,10 @@ void addMemset(ProcessCapture& capture, SpoolContext& context, const spool::Cuda
     e.op.kind = MemoryOpKind::Memset;
     e.op.srcKind = MemoryKind(r.memoryKind);
     e.op.memsetValue = r.value;
-    capture.memory.push_back({DeviceId(r.device), ContextId(r.context), StreamId(r.stream), e});
+    out.memory.push_back({DeviceId(r.device), ContextId(r.context), StreamId(r.stream), e});
 }
 
-void addSync(ProcessCapture& capture, SpoolContext& context, const spool::CudaSyncRecord& r)
+void addSync(DecodedChunk& out, SpoolContext& context, const spool::CudaSyncRecord& r)
 {
     SyncEvent e;
     e.start = context.cudaTime(r.startNs);
@@ -99,10 +101,10 @@ void addSync(ProcessCapture& capture, SpoolContext& context, const spool::CudaSy
     e.correlation = CorrelationId(r.correlation);
     e.op.type = SyncType(r.type);
     e.op.eventId = r.eventId;
-    capture.syncs.push_back({DeviceId(), ContextId(r.context), StreamId(r.stream), e});
+    out.syncs.push_back({DeviceId(), ContextId(r.context), StreamId(r.stream), e});
 }
 
-void addApi(ProcessCapture& capture, SpoolContext& context, const spool::CudaApiRecord& r)
+void addApi(DecodedChunk& out, SpoolContext& context, const spool::CudaApiRecord& r)
 {
     ApiCall e;
     e.start = context.cudaTime(r.startNs);
@@ -111,14 +113,16 @@ void addApi(ProcessCapture& capture, SpoolContext& context, const spool::CudaApi
     e.correlation = CorrelationId(r.correlation);
     e.result.apiClass = ApiClass(r.apiClass);
     e.result.returnCode = r.result;
-    capture.apiCalls.push_back({Tid(r.header.tid), e});
+    out.apiCalls.push_back({Tid(r.header.tid), e});
+    out.lastTime = std::max(out.lastTime, e.end);
+    out.active(Tid(r.header.tid));
 }
 
-void addDevice(ProcessCapture& capture, SpoolContext& context, const spool::CudaDeviceRecord& r)
+void addDevice(ProcessCapture& capture, const FileTables& tables, const spool::CudaDeviceRecord& r)
 {
     Gpu gpu;
     gpu.device = DeviceId(r.device);
-    gpu.name = std::string(context.stringText(r.nameId));
+    gpu.name = std::string(tables.string(r.nameId));
     gpu.uuid = uuidText(r.uuid);
     gpu.computeMajor = r.computeMajor;
     gpu.computeMinor = r.computeMinor;
@@ -130,26 +134,34 @@ void addDevice(ProcessCapture& capture, SpoolContext& context, const spool::Cuda
 
 } // namespace
 
-void decodeCudaRecord(ProcessCapture& capture, SpoolContext& context, const spool::RecordHeader& record)
+void decodeCudaEvent(SpoolContext& context, DecodedChunk& out, const spool::RecordHeader& record)
 {
     switch (record.type) {
     case RecordType::CudaApi:
-        addApi(capture, context, SpoolFile::as<spool::CudaApiRecord>(record));
+        addApi(out, context, SpoolFile::as<spool::CudaApiRecord>(record));
         break;
     case RecordType::CudaKernel:
-        addKernel(capture, context, SpoolFile::as<spool::CudaKernelRecord>(record));
+        addKernel(out, context, SpoolFile::as<spool::CudaKernelRecord>(record));
         break;
     case RecordType::CudaMemcpy:
-        addMemcpy(capture, context, SpoolFile::as<spool::CudaMemcpyRecord>(record));
+        addMemcpy(out, context, SpoolFile::as<spool::CudaMemcpyRecord>(record));
         break;
     case RecordType::CudaMemset:
-        addMemset(capture, context, SpoolFile::as<spool::CudaMemsetRecord>(record));
+        addMemset(out, context, SpoolFile::as<spool::CudaMemsetRecord>(record));
         break;
     case RecordType::CudaSync:
-        addSync(capture, context, SpoolFile::as<spool::CudaSyncRecord>(record));
+        addSync(out, context, SpoolFile::as<spool::CudaSyncRecord>(record));
         break;
+    default:
+        break;
+    }
+}
+
+void decodeCudaEntity(ProcessCapture& capture, const FileTables& tables, const spool::RecordHeader& record)
+{
+    switch (record.type) {
     case RecordType::CudaDevice:
-        addDevice(capture, context, SpoolFile::as<spool::CudaDeviceRecord>(record));
+        addDevice(capture, tables, SpoolFile::as<spool::CudaDeviceRecord>(record));
         break;
     case RecordType::CudaContext: {
         const auto& r = SpoolFile::as<spool::CudaContextRecord>(record);

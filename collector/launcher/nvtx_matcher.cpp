@@ -21,15 +21,22 @@ void NvtxMatcher::push(Tid tid, const NvtxEvent& event)
 
 void NvtxMatcher::pop(Tid tid, DomainId domain, Timestamp end)
 {
+    std::optional<NvtxEvent> event = take(tid, domain);
+    if (!event) return;
+    event->end = std::max(end, event->start);
+    m_out.push_back({tid, *event});
+}
+
+std::optional<NvtxEvent> NvtxMatcher::take(Tid tid, DomainId domain)
+{
     std::vector<NvtxEvent>& open = stack(tid, domain);
     if (open.empty()) {
         ++m_unmatched;
-        return;
+        return std::nullopt;
     }
     NvtxEvent event = open.back();
     open.pop_back();
-    event.end = std::max(end, event.start);
-    m_out.push_back({tid, event});
+    return event;
 }
 
 void NvtxMatcher::start(uint64_t rangeId, Tid tid, const NvtxEvent& event)

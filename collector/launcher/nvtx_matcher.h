@@ -3,12 +3,14 @@
 // order). Start/end ranges are matched by their range id and may end on another thread (the
 // event keeps the thread that started it and records the ending thread); since threads' records
 // interleave in any order, ends are held until finish(). Unmatched ends are counted; ranges
-// still open at finish() are closed at the given time and counted.
+// still open at finish() are closed at the given time and counted. The launcher decodes spool
+// chunks in parallel and matches what crosses chunks here (take, openStack), in chunk order.
 #pragma once
 
 #include "process_capture.h"
 
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -24,6 +26,12 @@ public:
     // `event` carries everything but the end time.
     void push(Tid tid, const NvtxEvent& event);
     void pop(Tid tid, DomainId domain, Timestamp end);
+    // Removes and returns the latest open push of the thread and domain (its end not set); with
+    // none, counts an unmatched end like pop().
+    std::optional<NvtxEvent> take(Tid tid, DomainId domain);
+    // Creates the thread and domain's stack if it is new: ranges left open at finish() come out
+    // stack by stack in an order that depends on when the stacks were created.
+    void openStack(Tid tid, DomainId domain) { stack(tid, domain); }
     void start(uint64_t rangeId, Tid tid, const NvtxEvent& event);
     void end(uint64_t rangeId, Tid endThread, Timestamp end);
     void mark(Tid tid, const NvtxEvent& event) { m_out.push_back({tid, event}); }

@@ -1,14 +1,14 @@
 #include "process_capture.h"
 
-#include "collector/spool/os_functions.h"
+#include "chunk_decoder.h"
 #include "nvtx_matcher.h"
-#include "spool_context.h"
+#include "parallel_for.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <limits>
 #include <map>
-#include <optional>
+#include <set>
 
 namespace sightline::collector {
 
@@ -31,90 +31,184 @@ public:
         , m_clock(clock)
         , m_options(options)
         , m_builder(builder)
-        , m_nvtx(capture.nvtx)
+        , m_nvtx(m_leftOpen)
     { }
 
-    void decodeFile(const SpoolFile& file);
+    void decode(const std::vector<const SpoolFile*>& files);
     void finish();
 
 private:
-    void readTables(SpoolContext& context);
-    void decodeRecord(SpoolContext& context, const spool::RecordHeader& record);
+    FileTables readTables(const SpoolFile& file);
+    void internStrings(DecodedChunk& chunk);
+    static void localizeNames(DecodedChunk& chunk);
+    void join(DecodedChunk& chunk, const SpoolFile& file, const FileTables& tables);
+    void joinNvtx(DecodedChunk& chunk);
+    void applyDeferred(const spool::RecordHeader& record, const SpoolFile& file, const FileTables& tables);
     void decodeProcessText(const spool::RecordHeader& record);
-    void decodeNvtx(SpoolContext& context, const spool::RecordHeader& record);
-    NvtxEvent nvtxEvent(SpoolContext& context, const spool::RecordHeader& record,
-        const spool::NvtxFields& fields, uint64_t ticks, NvtxStyle style);
     void decodeLoss(const spool::LossRecord& loss);
-    void seen(Timestamp t) { m_lastTime = std::max(m_lastTime, t); }
-    StringId osFunctionName(uint16_t function)
+    template <class Event> static void append(std::vector<Event>& to, std::vector<Event>& from)
     {
-        if (function >= m_osNames.size()) m_osNames.resize(function + 1);
-        if (!m_osNames[function]) m_osNames[function] = m_builder.intern(spool::osFunctionName(function));
-        return *m_osNames[function];
+        to.insert(to.end(), from.begin(), from.end());
+        std::vector<Event>().swap(from);
     }
 
     ProcessCapture& m_capture;
     const ClockMap& m_clock;
     const DecodeOptions& m_options;
     TraceBuilder& m_builder;
-    NvtxMatcher m_nvtx;
+    std::vector<HostEvent<NvtxEvent>> m_leftOpen; // closed by finish()
+    NvtxMatcher m_nvtx; // NVTX ranges across chunks
     std::map<uint32_t, ThreadNames> m_threadNames;
-    std::vector<std::optional<StringId>> m_osNames;
+    std::set<uint32_t> m_activeThreads;
     std::vector<std::string> m_commandLine; // of the latest image
     std::string m_executable;
+    size_t m_clockHint = 0; // for capture control records
     Timestamp m_lastTime = std::numeric_limits<Timestamp>::min();
 };
 
-// The file's strings and domains, which other records refer to; and room for its events.
-void ProcessDecoder::readTables(SpoolContext& context)
+// The file's strings and domains, which other records refer to.
+FileTables ProcessDecoder::readTables(const SpoolFile& file)
 {
-    const SpoolFile& file = context.file;
+    FileTables tables;
     for (const spool::RecordHeader* record : file.tables()) {
         if (record->type == RecordType::String) {
-            context.strings[SpoolFile::as<spool::StringRecord>(*record).id] = SpoolFile::text(*record);
+            tables.strings[SpoolFile::as<spool::StringRecord>(*record).id] = SpoolFile::text(*record);
         } else {
             const DomainId id = m_builder.addDomain(SpoolFile::text(*record));
-            context.domains[SpoolFile::as<spool::NvtxDomainRecord>(*record).domain] = id;
+            tables.domains[SpoolFile::as<spool::NvtxDomainRecord>(*record).domain] = id;
         }
     }
-    auto count = [&file](std::initializer_list<RecordType> types) {
-        size_t total = 0;
-        for (RecordType t : types)
-            total += file.count(t);
-        return total;
+    return tables;
+}
+
+void ProcessDecoder::decode(const std::vector<const SpoolFile*>& files)
+{
+    std::vector<FileTables> tables;
+    struct Piece
+    {
+        size_t file, chunk;
     };
-    ProcessCapture& c = m_capture;
-    c.nvtx.reserve(c.nvtx.size()
-        + count(
-            {RecordType::NvtxPush, RecordType::NvtxPushPlain, RecordType::NvtxStart, RecordType::NvtxMark}));
-    c.osCalls.reserve(c.osCalls.size() + count({RecordType::OsCall}));
-    c.apiCalls.reserve(c.apiCalls.size() + count({RecordType::CudaApi}));
-    c.kernels.reserve(c.kernels.size() + count({RecordType::CudaKernel}));
-    c.memory.reserve(c.memory.size() + count({RecordType::CudaMemcpy, RecordType::CudaMemset}));
-    c.syncs.reserve(c.syncs.size() + count({RecordType::CudaSync}));
+    std::vector<Piece> pieces;
+    for (size_t f = 0; f < files.size(); ++f) {
+        tables.push_back(readTables(*files[f]));
+        for (size_t c = 0; c < files[f]->chunkCount(); ++c)
+            pieces.push_back({f, c});
+    }
+    std::vector<DecodedChunk> chunks(pieces.size());
+    parallelFor(pieces.size(), [&](size_t i) {
+        const Piece& p = pieces[i];
+        chunks[i] = decodeChunk(*files[p.file], p.chunk, tables[p.file], m_clock, m_options);
+    });
+    // Strings into the report in chunk order: the ids one pass over the files would give.
+    for (DecodedChunk& chunk : chunks)
+        internStrings(chunk);
+    parallelFor(chunks.size(), [&](size_t i) { localizeNames(chunks[i]); });
+
+    size_t apiCalls = 0, kernels = 0, memory = 0, syncs = 0;
+    for (const DecodedChunk& chunk : chunks) {
+        apiCalls += chunk.apiCalls.size();
+        kernels += chunk.kernels.size();
+        memory += chunk.memory.size();
+        syncs += chunk.syncs.size();
+    }
+    m_capture.apiCalls.reserve(apiCalls);
+    m_capture.kernels.reserve(kernels);
+    m_capture.memory.reserve(memory);
+    m_capture.syncs.reserve(syncs);
+    size_t next = 0;
+    for (size_t f = 0; f < files.size(); ++f) {
+        const SpoolFile& file = *files[f];
+        m_capture.process.pid = Pid(file.header.pid);
+        m_capture.ppid = file.header.ppid;
+        m_capture.truncatedSpool = m_capture.truncatedSpool || file.truncated;
+        m_commandLine.clear();
+        m_clockHint = 0;
+        for (; next < pieces.size() && pieces[next].file == f; ++next)
+            join(chunks[next], file, tables[f]);
+        if (!m_commandLine.empty()) m_capture.process.commandLine = m_commandLine;
+    }
 }
 
-void ProcessDecoder::decodeFile(const SpoolFile& file)
+void ProcessDecoder::internStrings(DecodedChunk& chunk)
 {
-    SpoolContext context {file, m_clock, m_options, m_builder, {}, {}, {}};
-    readTables(context);
-    m_capture.process.pid = Pid(file.header.pid);
-    m_capture.ppid = file.header.ppid;
-    m_capture.truncatedSpool = m_capture.truncatedSpool || file.truncated;
-    m_commandLine.clear();
-    file.forEach([&](const spool::RecordHeader& record) { decodeRecord(context, record); });
-    if (!m_commandLine.empty()) m_capture.process.commandLine = m_commandLine;
+    std::vector<StringId>& names = chunk.nvtx.names;
+    names.reserve(chunk.strings.texts().size());
+    for (std::string_view text : chunk.strings.texts())
+        names.push_back(m_builder.intern(text));
 }
 
-void ProcessDecoder::decodeRecord(SpoolContext& context, const spool::RecordHeader& record)
+// Local string ids in the events other than NVTX rows become report ids.
+void ProcessDecoder::localizeNames(DecodedChunk& chunk)
 {
-    const spool::RecordHeader& header = record;
-    switch (header.type) {
+    const std::vector<StringId>& names = chunk.nvtx.names;
+    auto report = [&names](StringId& id) { id = names[id.value]; };
+    for (auto& e : chunk.osCalls)
+        report(e.event.name);
+    for (auto& e : chunk.apiCalls)
+        report(e.event.name);
+    for (auto& e : chunk.kernels) {
+        report(e.event.name);
+        report(e.event.launch.mangledName);
+        report(e.event.launch.shortName);
+    }
+}
+
+// Adds a decoded chunk to what the chunks before it gave.
+void ProcessDecoder::join(DecodedChunk& chunk, const SpoolFile& file, const FileTables& tables)
+{
+    for (const spool::RecordHeader* record : chunk.deferred)
+        applyDeferred(*record, file, tables);
+    joinNvtx(chunk);
+    m_lastTime = std::max(m_lastTime, chunk.lastTime);
+    for (Tid tid : chunk.activeThreads)
+        m_activeThreads.insert(tid.value);
+    if (!chunk.osCalls.empty()) m_capture.osCalls.push_back(std::move(chunk.osCalls));
+    append(m_capture.apiCalls, chunk.apiCalls);
+    append(m_capture.kernels, chunk.kernels);
+    append(m_capture.memory, chunk.memory);
+    append(m_capture.syncs, chunk.syncs);
+}
+
+// Pops of pushes from earlier chunks, pushes left open for later ones, start/end ranges.
+void ProcessDecoder::joinNvtx(DecodedChunk& chunk)
+{
+    NvtxBatch& batch = chunk.nvtx;
+    for (uint64_t key : chunk.stackKeys)
+        m_nvtx.openStack(Tid(uint32_t(key >> 32)), DomainId(uint32_t(key)));
+    for (uint32_t index : chunk.unresolvedPops) {
+        NvtxRow& row = batch.rows[index];
+        const std::optional<NvtxEvent> pushed = m_nvtx.take(row.tid, DomainId(row.attributes));
+        if (!pushed) {
+            row.state = NvtxRow::State::Dropped;
+            continue;
+        }
+        row.start = pushed->start;
+        row.end = std::max(row.end, pushed->start);
+        row.name = batch.addName(pushed->name);
+        row.attributes = batch.addAttributes(pushed->attributes);
+        row.state = NvtxRow::State::Event;
+        m_activeThreads.insert(row.tid.value);
+    }
+    for (const NvtxRow& row : chunk.openPushes)
+        m_nvtx.push(row.tid, batch.event(row));
+    for (const NvtxRangeOp& op : chunk.rangeOps) {
+        if (op.start)
+            m_nvtx.start(op.rangeId, op.row.tid, batch.event(op.row));
+        else
+            m_nvtx.end(op.rangeId, op.row.tid, op.row.end);
+    }
+    if (!batch.rows.empty()) m_capture.nvtx.push_back(std::move(batch));
+}
+
+void ProcessDecoder::applyDeferred(
+    const spool::RecordHeader& record, const SpoolFile& file, const FileTables& tables)
+{
+    switch (record.type) {
     case RecordType::ProcessText:
         decodeProcessText(record);
         break;
     case RecordType::ThreadName: {
-        ThreadNames& names = m_threadNames[header.tid];
+        ThreadNames& names = m_threadNames[record.tid];
         const bool fromNvtx
             = SpoolFile::as<spool::ThreadNameRecord>(record).source == spool::ThreadNameSource::Nvtx;
         (fromNvtx ? names.nvtx : names.os) = std::string(SpoolFile::text(record));
@@ -126,47 +220,18 @@ void ProcessDecoder::decodeRecord(SpoolContext& context, const spool::RecordHead
     case RecordType::Diagnostic: {
         const auto& d = SpoolFile::as<spool::DiagnosticRecord>(record);
         m_capture.diagnostics.push_back({Severity(d.severity), "collector",
-            "Process " + std::to_string(context.file.header.pid) + ": "
-                + std::string(SpoolFile::text(record))});
+            "Process " + std::to_string(file.header.pid) + ": " + std::string(SpoolFile::text(record))});
         break;
     }
     case RecordType::CaptureControl: {
         const auto& c = SpoolFile::as<spool::CaptureControlRecord>(record);
-        m_capture.captureControls.push_back({context.hostTime(c.ticks), c.start != 0});
+        const Timestamp time
+            = m_clock.toMonotonic(file.header.tickSource, c.ticks, m_clockHint) - m_options.originMonotonicNs;
+        m_capture.captureControls.push_back({time, c.start != 0});
         break;
     }
-    case RecordType::OsCall: {
-        const auto& c = SpoolFile::as<spool::OsCallRecord>(record);
-        const Timestamp start = context.hostTime(c.startTicks);
-        const Timestamp end = context.hostTime(c.endTicks);
-        seen(end);
-        if (end - start >= m_options.osrtThresholdNs) {
-            const StringId name = osFunctionName(c.function);
-            m_capture.osCalls.push_back({Tid(header.tid), OsCall {start, end, name, c.result}});
-        }
-        break;
-    }
-    case RecordType::NvtxPush:
-    case RecordType::NvtxPushPlain:
-    case RecordType::NvtxPopPlain:
-    case RecordType::NvtxPop:
-    case RecordType::NvtxStart:
-    case RecordType::NvtxEnd:
-    case RecordType::NvtxMark:
-        decodeNvtx(context, record);
-        break;
-    case RecordType::CudaApi:
-    case RecordType::CudaKernel:
-    case RecordType::CudaMemcpy:
-    case RecordType::CudaMemset:
-    case RecordType::CudaSync:
-    case RecordType::CudaDevice:
-    case RecordType::CudaContext:
-    case RecordType::CudaStream:
-    case RecordType::CudaVersions:
-        decodeCudaRecord(m_capture, context, record);
-        break;
-    default: // String, NvtxDomain (read first), ClockSync (pooled), NvtxCategory, unknown types
+    default:
+        decodeCudaEntity(m_capture, tables, record);
         break;
     }
 }
@@ -199,81 +264,6 @@ void ProcessDecoder::decodeProcessText(const spool::RecordHeader& record)
     }
 }
 
-NvtxEvent ProcessDecoder::nvtxEvent(SpoolContext& context, const spool::RecordHeader& record,
-    const spool::NvtxFields& f, uint64_t ticks, NvtxStyle style)
-{
-    NvtxEvent e;
-    e.start = e.end = context.hostTime(ticks);
-    seen(e.start);
-    if (f.messageKind == spool::NvtxMessageKind::Inline)
-        e.name = m_builder.intern(SpoolFile::text(record));
-    else if (f.messageKind == spool::NvtxMessageKind::Registered)
-        e.name = context.string(f.registeredId);
-    NvtxAttributes& a = e.attributes;
-    a.style = style;
-    a.domain = context.domain(f.domain);
-    a.category = f.category;
-    a.color = f.color;
-    a.hasColor = f.hasColor != 0;
-    a.endThread = Tid(record.tid);
-    a.payloadType
-        = f.payloadType <= uint8_t(PayloadType::Float) ? PayloadType(f.payloadType) : PayloadType::None;
-    a.payload = f.payload;
-    return e;
-}
-
-void ProcessDecoder::decodeNvtx(SpoolContext& context, const spool::RecordHeader& record)
-{
-    const Tid tid(record.tid);
-    switch (record.type) {
-    case RecordType::NvtxPush: {
-        const auto& r = SpoolFile::as<spool::NvtxPushRecord>(record);
-        m_nvtx.push(tid, nvtxEvent(context, record, r.fields, r.ticks, NvtxStyle::PushPop));
-        break;
-    }
-    case RecordType::NvtxPushPlain: {
-        const auto& r = SpoolFile::as<spool::NvtxPushPlainRecord>(record);
-        NvtxEvent e;
-        e.start = e.end = context.hostTime(r.ticks);
-        seen(e.start);
-        e.name = m_builder.intern(SpoolFile::text(record));
-        e.attributes.endThread = tid;
-        m_nvtx.push(tid, e);
-        break;
-    }
-    case RecordType::NvtxPopPlain: {
-        const Timestamp end = context.hostTime(SpoolFile::as<spool::NvtxPopPlainRecord>(record).ticks);
-        seen(end);
-        m_nvtx.pop(tid, DomainId(), end);
-        break;
-    }
-    case RecordType::NvtxPop: {
-        const auto& r = SpoolFile::as<spool::NvtxPopRecord>(record);
-        const Timestamp end = context.hostTime(r.ticks);
-        seen(end);
-        m_nvtx.pop(tid, context.domain(r.domain), end);
-        break;
-    }
-    case RecordType::NvtxStart: {
-        const auto& r = SpoolFile::as<spool::NvtxStartRecord>(record);
-        m_nvtx.start(r.rangeId, tid, nvtxEvent(context, record, r.fields, r.ticks, NvtxStyle::StartEnd));
-        break;
-    }
-    case RecordType::NvtxEnd: {
-        const auto& r = SpoolFile::as<spool::NvtxEndRecord>(record);
-        const Timestamp end = context.hostTime(r.ticks);
-        seen(end);
-        m_nvtx.end(r.rangeId, tid, end);
-        break;
-    }
-    default: {
-        const auto& r = SpoolFile::as<spool::NvtxMarkRecord>(record);
-        m_nvtx.mark(tid, nvtxEvent(context, record, r.fields, r.ticks, NvtxStyle::Mark));
-        break;
-    }
-    }
-}
-
 void ProcessDecoder::decodeLoss(const spool::LossRecord& loss)
 {
     LossCounts& l = m_capture.losses;
@@ -295,25 +285,28 @@ void ProcessDecoder::decodeLoss(const spool::LossRecord& loss)
 
 void ProcessDecoder::finish()
 {
-    for (const auto& c : m_capture.osCalls)
-        seen(c.event.end);
-    for (const auto& c : m_capture.apiCalls)
-        seen(c.event.end);
     m_capture.losses.openNvtxRanges = m_nvtx.finish(m_lastTime);
     m_capture.losses.unmatchedNvtxEnds = m_nvtx.unmatchedEnds();
+    if (!m_leftOpen.empty()) {
+        NvtxBatch last;
+        for (const HostEvent<NvtxEvent>& e : m_leftOpen) {
+            NvtxRow row;
+            row.start = e.event.start;
+            row.end = e.event.end;
+            row.tid = e.tid;
+            row.name = last.addName(e.event.name);
+            row.attributes = last.addAttributes(e.event.attributes);
+            last.rows.push_back(row);
+            m_activeThreads.insert(e.tid.value);
+        }
+        m_capture.nvtx.push_back(std::move(last));
+    }
 
     Process& p = m_capture.process;
     if (p.name.empty() && !m_executable.empty())
         p.name = std::filesystem::path(m_executable).filename().string();
     // Threads: those that have host events, named by NVTX first, else by the OS.
-    std::map<uint32_t, bool> active;
-    for (const auto& e : m_capture.nvtx)
-        active[e.tid.value] = true;
-    for (const auto& e : m_capture.osCalls)
-        active[e.tid.value] = true;
-    for (const auto& e : m_capture.apiCalls)
-        active[e.tid.value] = true;
-    for (const auto& [tid, used] : active) {
+    for (uint32_t tid : m_activeThreads) {
         const ThreadNames& names = m_threadNames[tid];
         std::string name = !names.nvtx.empty() ? names.nvtx : names.os;
         if (name.empty() && tid == p.pid.value) name = p.name;
@@ -328,8 +321,7 @@ ProcessCapture decodeProcess(const std::vector<const SpoolFile*>& files, const C
 {
     ProcessCapture capture;
     ProcessDecoder decoder(capture, clock, options, builder);
-    for (const SpoolFile* file : files)
-        decoder.decodeFile(*file);
+    decoder.decode(files);
     decoder.finish();
     return capture;
 }

@@ -4,6 +4,11 @@
 // by range id whatever the thread. Ranges still open when the process ended are closed at its
 // last timestamp and counted. Names are interned into the TraceBuilder's string table; NVTX
 // domains get the builder's ids.
+//
+// The files are decoded in chunks on every core (chunk_decoder.h) and the chunks joined in
+// order, so the result, string ids included, is the one a single pass would give. NVTX events
+// and OS calls, the bulk of a recording, stay in their chunks' batches (in order) rather than
+// being copied into one array.
 #pragma once
 
 #include "clock_map.h"
@@ -28,6 +33,51 @@ template <class Event> struct GpuEvent
     ContextId context;
     StreamId stream;
     Event event;
+};
+
+// An NVTX event of a batch. Names and attributes are indexes into the batch's tables.
+struct NvtxRow
+{
+    enum class State : uint32_t {
+        Event, // a range or a mark
+        UnresolvedPop, // while decoding: a pop whose push is in an earlier chunk
+        Dropped, // a pop without a push
+    };
+    Timestamp start = 0, end = 0;
+    Tid tid;
+    uint32_t name = 0; // index into NvtxBatch::names
+    uint32_t attributes = 0; // index into NvtxBatch::attributes (an unresolved pop: its domain)
+    State state = State::Event;
+};
+static_assert(sizeof(NvtxRow) == 32);
+
+// NVTX push/pop ranges nest per thread and domain; so do their rows in the report.
+inline uint64_t nvtxStackKey(Tid tid, DomainId domain)
+{
+    return (uint64_t(tid.value) << 32) | domain.value;
+}
+
+// NVTX events in the order they completed (pops and marks; ranges closed at the end last).
+struct NvtxBatch
+{
+    std::vector<NvtxRow> rows;
+    std::vector<StringId> names; // report strings
+    std::vector<NvtxAttributes> attributes;
+
+    NvtxEvent event(const NvtxRow& row) const
+    {
+        return {row.start, row.end, names[row.name], attributes[row.attributes]};
+    }
+    uint32_t addName(StringId name)
+    {
+        names.push_back(name);
+        return uint32_t(names.size() - 1);
+    }
+    uint32_t addAttributes(const NvtxAttributes& a)
+    {
+        attributes.push_back(a);
+        return uint32_t(attributes.size() - 1);
+    }
 };
 
 struct CaptureControl
@@ -57,8 +107,8 @@ struct ProcessCapture
     bool truncatedSpool = false;
 
     std::vector<Thread> threads; // named threads that have events
-    std::vector<HostEvent<NvtxEvent>> nvtx;
-    std::vector<HostEvent<OsCall>> osCalls;
+    std::vector<NvtxBatch> nvtx; // in order
+    std::vector<std::vector<HostEvent<OsCall>>> osCalls; // batches, in order
     std::vector<HostEvent<ApiCall>> apiCalls;
     std::vector<GpuEvent<KernelEvent>> kernels;
     std::vector<GpuEvent<MemoryEvent>> memory;
@@ -77,6 +127,14 @@ struct DecodeOptions
     int64_t originMonotonicNs = 0; // session time 0
     int64_t osrtThresholdNs = 0; // calls shorter than this are dropped
 };
+
+// Calls fn(tid, NvtxEvent) for every NVTX event of a process, in order.
+template <class Fn> void forEachNvtxEvent(const ProcessCapture& p, Fn&& fn)
+{
+    for (const NvtxBatch& batch : p.nvtx)
+        for (const NvtxRow& row : batch.rows)
+            if (row.state == NvtxRow::State::Event) fn(row.tid, batch.event(row));
+}
 
 // Decodes the spool files of one process (several when it exec'ed: in order of writing).
 ProcessCapture decodeProcess(const std::vector<const SpoolFile*>& files, const ClockMap& clock,

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 #include <unistd.h>
 
 namespace sightline::collector {
@@ -154,6 +155,13 @@ int runProfile(std::vector<std::string> args, const StatsPrinter& printStats)
     MergedReport merged = mergeSpools(session);
     progress.say("Processing " + std::to_string(merged.events) + " events from "
         + std::to_string(merged.spoolFiles) + " process recording(s)...");
+    // The spool files are read: they go (hundreds of megabytes take a while) as the report is written.
+    std::jthread removeSpool;
+    if (!std::getenv("SIGHTLINE_KEEP_SPOOL"))
+        removeSpool = std::jthread([&spoolDir] {
+            std::error_code ignored;
+            std::filesystem::remove_all(spoolDir, ignored);
+        });
     const auto writeStart = std::chrono::steady_clock::now();
     const std::string error = writeReport(merged.trace, reportPath);
     merged.phaseSeconds.emplace_back(
@@ -161,7 +169,7 @@ int runProfile(std::vector<std::string> args, const StatsPrinter& printStats)
     if (std::getenv("SIGHTLINE_TIMINGS"))
         for (const auto& [phase, seconds] : merged.phaseSeconds)
             progress.say("  " + phase + ": " + std::to_string(seconds) + " s");
-    if (!std::getenv("SIGHTLINE_KEEP_SPOOL")) std::filesystem::remove_all(spoolDir, cwdError);
+    if (removeSpool.joinable()) removeSpool.join();
     if (!error.empty()) {
         Progress::error(error);
         return failedReportCode(exit);

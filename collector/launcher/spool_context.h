@@ -1,9 +1,12 @@
-// What decoding one spool file needs besides its records: the session clock, the file's own
-// string and NVTX-domain tables (ids are per file: an exec'ed image starts new ones), and the
-// TraceBuilder that owns the report's interned strings. Shared by the host-side decoder
-// (process_capture.cpp) and the CUDA one (cuda_records.cpp).
+// What decoding a chunk of a spool file needs besides its records: the session clock, the
+// file's string and NVTX-domain tables (ids are per file: an exec'ed image starts new ones), and
+// the chunk's own string table (local_strings.h). Shared by the host-side decoder
+// (chunk_decoder.cpp) and the CUDA one (cuda_records.cpp). While a chunk decodes, the StringId
+// fields of its events hold ids of its LocalStrings; the process decoder turns them into report
+// ids once every chunk is done.
 #pragma once
 
+#include "local_strings.h"
 #include "process_capture.h"
 
 #include <string_view>
@@ -11,41 +14,18 @@
 
 namespace sightline::collector {
 
-struct SpoolContext
+struct DecodedChunk;
+
+// A file's String and NvtxDomain records, read before its chunks decode.
+struct FileTables
 {
-    const SpoolFile& file;
-    const ClockMap& clock;
-    const DecodeOptions& options;
-    TraceBuilder& builder;
     std::unordered_map<uint32_t, std::string_view> strings; // spool string id -> text in the file
-    std::unordered_map<uint32_t, StringId> interned; // spool string id -> report string
     std::unordered_map<uint32_t, DomainId> domains; // spool domain id -> report domain
-    struct KernelNames
-    {
-        StringId demangled, mangled, shortName;
-    };
-    std::unordered_map<uint32_t, KernelNames> kernelNames; // spool string id -> demangled once
 
-    mutable size_t clockHint = 0;
-
-    Timestamp hostTime(uint64_t ticks) const
-    {
-        return clock.toMonotonic(file.header.tickSource, ticks, clockHint) - options.originMonotonicNs;
-    }
-    Timestamp cudaTime(int64_t monotonicNs) const { return monotonicNs - options.originMonotonicNs; }
-
-    std::string_view stringText(uint32_t id) const
+    std::string_view string(uint32_t id) const
     {
         auto found = strings.find(id);
         return found == strings.end() ? std::string_view() : found->second;
-    }
-    StringId string(uint32_t id)
-    {
-        auto found = interned.find(id);
-        if (found != interned.end()) return found->second;
-        const StringId sid = builder.intern(stringText(id));
-        interned.emplace(id, sid);
-        return sid;
     }
     DomainId domain(uint32_t spoolDomain) const
     {
@@ -54,7 +34,41 @@ struct SpoolContext
     }
 };
 
-// Converts record `index` of a CUDA type (CudaApi ... CudaVersions) into `capture`.
-void decodeCudaRecord(ProcessCapture& capture, SpoolContext& context, const spool::RecordHeader& record);
+struct SpoolContext
+{
+    const SpoolFile& file;
+    const FileTables& tables;
+    const ClockMap& clock;
+    const DecodeOptions& options;
+    LocalStrings& strings;
+    std::unordered_map<uint32_t, uint32_t> interned {}; // spool string id -> local id
+    struct KernelNames
+    {
+        uint32_t demangled, mangled, shortName; // local ids
+    };
+    std::unordered_map<uint32_t, KernelNames> kernelNames {}; // spool string id -> demangled once
+    size_t clockHint = 0;
+
+    Timestamp hostTime(uint64_t ticks)
+    {
+        return clock.toMonotonic(file.header.tickSource, ticks, clockHint) - options.originMonotonicNs;
+    }
+    Timestamp cudaTime(int64_t monotonicNs) const { return monotonicNs - options.originMonotonicNs; }
+
+    // The local id of a spool String record's text (of the empty string for an unknown id).
+    StringId string(uint32_t id)
+    {
+        auto found = interned.find(id);
+        if (found != interned.end()) return StringId(found->second);
+        const uint32_t local = strings.intern(tables.string(id));
+        interned.emplace(id, local);
+        return StringId(local);
+    }
+};
+
+// Converts a CUDA event record (CudaApi, CudaKernel, CudaMemcpy, CudaMemset, CudaSync) into `out`.
+void decodeCudaEvent(SpoolContext& context, DecodedChunk& out, const spool::RecordHeader& record);
+// Converts a CUDA description record (CudaDevice, CudaContext, CudaStream, CudaVersions).
+void decodeCudaEntity(ProcessCapture& capture, const FileTables& tables, const spool::RecordHeader& record);
 
 } // namespace sightline::collector

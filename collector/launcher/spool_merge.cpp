@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <thread>
 
 namespace sightline::collector {
 
@@ -33,14 +34,14 @@ struct SpoolSet
     std::vector<Diagnostic> problems;
 };
 
-SpoolSet readAll(const std::string& folder)
+SpoolSet readAll(const std::string& folder, size_t chunkBytes)
 {
     SpoolSet set;
     std::vector<std::string> paths = listSpoolFiles(folder);
     std::stable_sort(paths.begin(), paths.end(),
         [](const std::string& a, const std::string& b) { return imageIndex(a) < imageIndex(b); });
     for (const std::string& path : paths) {
-        Result<SpoolFile> file = readSpoolFile(path);
+        Result<SpoolFile> file = readSpoolFile(path, chunkBytes);
         if (file)
             set.files.push_back(std::move(file.value()));
         else
@@ -95,7 +96,8 @@ MergedReport mergeSpools(const SessionInfo& session)
         merged.phaseSeconds.emplace_back(phase, std::chrono::duration<double>(now - last).count());
         last = now;
     };
-    SpoolSet set = readAll(session.spoolDir);
+    SpoolSet set = readAll(session.spoolDir, session.spoolChunkBytes);
+    lap("read spools");
     merged.spoolFiles = set.files.size();
     const ClockMap clock = buildClockMap(session, set.files);
 
@@ -122,7 +124,7 @@ MergedReport mergeSpools(const SessionInfo& session)
         processes.push_back(std::move(target));
     }
 
-    lap("read and decode spools");
+    lap("decode spools");
     const HostFacts host = session.queryHost ? collectHostFacts(sawGpu) : HostFacts {};
     lap("host facts");
     for (ProcessCapture& p : processes)
@@ -143,9 +145,13 @@ MergedReport mergeSpools(const SessionInfo& session)
         builder.addDiagnostic(d);
     merged.stats = assembleTrace(processes, windows, builder);
     merged.events = builder.eventCount();
-    processes.clear();
     lap("assemble events");
-    merged.trace = builder.build();
+    {
+        // The decoded events and the mapped spool files are no longer needed: they are freed
+        // (hundreds of megabytes take a while) as the trace is built.
+        std::jthread release([processes = std::move(processes), files = std::move(set.files)] {});
+        merged.trace = builder.build();
+    }
     lap("build trace");
     return merged;
 }

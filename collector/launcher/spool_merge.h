@@ -8,6 +8,7 @@
 #include "collector/spool/clock_sync.h"
 #include "model/core/trace.h"
 #include "profile_options.h"
+#include "spool_reader.h"
 #include "trace_assembly.h"
 
 #include <string>
@@ -27,6 +28,7 @@ struct SessionInfo
     std::string workingDirectory;
     ProfileOptions options;
     bool queryHost = true; // collect host facts (nvidia-smi...); tests turn it off
+    size_t spoolChunkBytes = SpoolFile::kDefaultChunkBytes; // the unit of parallel decoding
 };
 
 struct MergedReport

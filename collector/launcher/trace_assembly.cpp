@@ -1,5 +1,7 @@
 #include "trace_assembly.h"
 
+#include "batch_assembly.h"
+
 #include <algorithm>
 #include <optional>
 #include <unordered_map>
@@ -162,11 +164,8 @@ private:
 
     void addHostEvents()
     {
-        for (const auto& e : m_p.nvtx)
-            if (keep(e.event))
-                m_builder.add(hostTrack(TrackKind::Nvtx, e.tid, e.event.attributes.domain), e.event);
-        for (const auto& e : m_p.osCalls)
-            if (keep(e.event)) m_builder.add(hostTrack(TrackKind::OsRuntime, e.tid), e.event);
+        m_stats.outsideCaptureRange += addNvtxBatches(m_p, m_windows, m_builder);
+        m_stats.outsideCaptureRange += addOsCallBatches(m_p, m_windows, m_builder);
         m_remap = dropNestedDriverCalls(m_p.apiCalls, m_stats.droppedNestedDriverCalls);
         const bool filtering = !m_windows.keepsEverything();
         for (const auto& e : m_p.apiCalls) {

@@ -44,6 +44,18 @@ public:
     void add(TrackId track, const NvtxEvent& e);
     void add(TrackId track, const OsCall& e);
 
+    // Bulk adding, for producers that prepare events on several threads (the collector's
+    // launcher). grow() appends `count` zeroed events to a track and returns the index of the
+    // first; the caller then sets them in columns(), each thread its own range, to what add()
+    // would have stored (an end no earlier than its start). Descriptors get their ids from
+    // nvtxAttributesId(), called in the order add() would have met them.
+    size_t grow(TrackId track, size_t count);
+    EventColumns& columns(TrackId track) { return m_trace.tracks[track.value].events; }
+    uint32_t nvtxAttributesId(const NvtxAttributes& attributes)
+    {
+        return m_nvtxAttributes.intern(m_trace.nvtxAttributes, attributes);
+    }
+
     size_t eventCount() const { return m_events; }
 
     // Finishes the trace: sorts and lays out every track, builds indexes. The builder is

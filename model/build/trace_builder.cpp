@@ -157,13 +157,7 @@ size_t TraceBuilder::grow(TrackId track, size_t count)
     Track& t = m_trace.tracks[track.value];
     EventColumns& ev = t.events;
     const size_t first = ev.size();
-    const size_t size = first + count;
-    ev.start.resize(size);
-    ev.end.resize(size);
-    ev.name.resize(size);
-    if (hasCorrelation(t.key.kind)) ev.correlation.resize(size);
-    if (hasDetail(t.key.kind)) ev.detail.resize(size);
-    if (hasValue(t.key.kind)) ev.value.resize(size);
+    ev.resize(first + count, t.key.kind);
     m_events += count;
     return first;
 }

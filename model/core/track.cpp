@@ -21,6 +21,16 @@ void EventColumns::reserve(size_t n, TrackKind kind)
     if (hasValue(kind)) value.reserve(n);
 }
 
+void EventColumns::resize(size_t n, TrackKind kind)
+{
+    start.resize(n);
+    end.resize(n);
+    name.resize(n);
+    if (hasCorrelation(kind)) correlation.resize(n);
+    if (hasDetail(kind)) detail.resize(n);
+    if (hasValue(kind)) value.resize(n);
+}
+
 uint32_t Track::laneOf(uint32_t index) const
 {
     auto it = std::upper_bound(laneBegin.begin(), laneBegin.end(), index);

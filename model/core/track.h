@@ -60,7 +60,9 @@ struct EventColumns
 
     size_t size() const { return start.size(); }
     size_t residentBytes() const;
+    // Capacity, or size, for n events in the columns a track of `kind` carries.
     void reserve(size_t n, TrackKind kind);
+    void resize(size_t n, TrackKind kind);
     friend bool operator==(const EventColumns&, const EventColumns&) = default;
 };
 

@@ -8,14 +8,7 @@ void EventBatchDecoder::allocate()
 {
     m_received.clear();
     for (Track& track : m_trace.tracks) {
-        const size_t n = track.laneBegin.back();
-        EventColumns& ev = track.events;
-        ev.start.resize(n);
-        ev.end.resize(n);
-        ev.name.resize(n);
-        if (hasCorrelation(track.key.kind)) ev.correlation.resize(n);
-        if (hasDetail(track.key.kind)) ev.detail.resize(n);
-        if (hasValue(track.key.kind)) ev.value.resize(n);
+        track.events.resize(track.laneBegin.back(), track.key.kind);
         m_received.emplace_back(new std::atomic<uint32_t>[track.laneCount()]);
         for (uint32_t l = 0; l < track.laneCount(); ++l) m_received.back()[l] = 0;
     }

@@ -1,5 +1,7 @@
 #include "track.h"
 
+#include "huge_pages.h"
+
 #include <algorithm>
 
 namespace sightline {
@@ -23,12 +25,12 @@ void EventColumns::reserve(size_t n, TrackKind kind)
 
 void EventColumns::resize(size_t n, TrackKind kind)
 {
-    start.resize(n);
-    end.resize(n);
-    name.resize(n);
-    if (hasCorrelation(kind)) correlation.resize(n);
-    if (hasDetail(kind)) detail.resize(n);
-    if (hasValue(kind)) value.resize(n);
+    resizeColumn(start, n);
+    resizeColumn(end, n);
+    resizeColumn(name, n);
+    if (hasCorrelation(kind)) resizeColumn(correlation, n);
+    if (hasDetail(kind)) resizeColumn(detail, n);
+    if (hasValue(kind)) resizeColumn(value, n);
 }
 
 uint32_t Track::laneOf(uint32_t index) const

@@ -1,5 +1,7 @@
 #include "lod.h"
 
+#include "../core/huge_pages.h"
+
 #include <algorithm>
 
 namespace sightline {
@@ -19,7 +21,7 @@ void LaneLod::build(const Track& track, IndexRange lane)
         m_levelStart.push_back(m_levelStart.back() + count);
         if (count <= kFanOut) break;
     }
-    m_blocks.resize(m_levelStart.back());
+    resizeColumn(m_blocks, m_levelStart.back());
 
     // Level 0 from the events.
     for (uint32_t b = 0; b < m_levelStart[1]; ++b) {

@@ -1,0 +1,32 @@
+// Large event columns on transparent huge pages. Loading a 10M-event report faults in about
+// 300 MB of fresh memory; with 4 KiB pages that is some 75,000 page faults, about a third of
+// the load time. Asking the kernel for 2 MiB pages (madvise MADV_HUGEPAGE) before the memory
+// is first touched turns them into a few hundred. Where the kernel has transparent huge pages
+// set to "never", or the advice fails, nothing changes but the speed.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace sightline {
+
+// Columns smaller than this stay on ordinary pages (a huge page would be mostly empty).
+constexpr size_t kHugePageColumnBytes = size_t(4) << 20;
+
+// Advises huge pages for the 2 MiB-aligned part of [data, data + bytes) not yet touched.
+void adviseHugePages(void* data, size_t bytes);
+
+// vector.resize(n), with a large new buffer advised onto huge pages before it is filled.
+template <class T> void resizeColumn(std::vector<T>& column, size_t n)
+{
+    if (n > column.capacity() && n * sizeof(T) >= kHugePageColumnBytes) {
+        std::vector<T> grown;
+        grown.reserve(n);
+        adviseHugePages(grown.data(), n * sizeof(T));
+        grown.assign(column.begin(), column.end());
+        column.swap(grown);
+    }
+    column.resize(n);
+}
+
+} // namespace sightline

@@ -96,7 +96,7 @@ say "== overhead: launch-bound PyTorch loop (x.add_(1) on one element)"
 OUT="$out" SIGHTLINE_BUILD="$build" bash "$here/overhead.sh" 5 | tee -a "$results"
 
 say "== collector hot paths (NVTX push+pop <= 30 ns, OS-runtime wrapper below threshold <= 20 ns)"
-say "one clock read: $("$out/bin/clock_cost" | tr '\n' ' ')"
+say "clock cost (one read; pair-floor = two TSC reads + a 48-byte store, the least an NVTX pair can cost here): $("$out/bin/clock_cost" | tr '\n' ' ')"
 say "clock: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource) of" \
     "[$(cat /sys/devices/system/clocksource/clocksource0/available_clocksource)]; cpu flags:" \
     "$(grep -m1 '^flags' /proc/cpuinfo | grep -o -w -E 'constant_tsc|nonstop_tsc|tsc_known_freq|tsc_reliable|rdtscp' | tr '\n' ' ')"

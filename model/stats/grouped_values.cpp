@@ -1,5 +1,7 @@
 #include "grouped_values.h"
 
+#include "../core/huge_pages.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -13,6 +15,8 @@ void GroupedValues::startFilling()
     m_cursor.assign(m_begin.begin(), m_begin.end() - 1);
     m_valueCount = m_begin.back();
     m_values = std::make_unique_for_overwrite<int64_t[]>(m_valueCount);
+    if (m_valueCount * sizeof(int64_t) >= kHugePageColumnBytes)
+        adviseHugePages(m_values.get(), m_valueCount * sizeof(int64_t)); // before pass 2 touches it
 }
 
 ValueSummary summarize(std::span<int64_t> values)

@@ -1,5 +1,6 @@
 #include "event_rows.h"
 
+#include "model/core/huge_pages.h"
 #include "model/index/lane_query.h"
 #include "radix_sort.h"
 
@@ -71,9 +72,9 @@ std::vector<EventRef> collectRows(
         total += run.events.size();
 
     std::vector<EventRef> unordered;
-    unordered.reserve(total);
+    reserveColumn(unordered, total);
     std::vector<uint64_t> keys;
-    keys.reserve(total);
+    reserveColumn(keys, total);
     for (const LaneRun& run : runs) {
         const Track& track = trace.track(run.track);
         for (uint32_t i = run.events.begin; i < run.events.end; ++i) {
@@ -83,13 +84,14 @@ std::vector<EventRef> collectRows(
     }
     if (runs.size() <= 1) return unordered; // one lane is already in start order
 
-    std::vector<uint32_t> order(total);
+    std::vector<uint32_t> order;
+    resizeColumn(order, total);
     for (uint32_t p = 0; p < total; ++p)
         order[p] = p;
     if (!radixSortByKey(keys, order, cancel)) return {};
     keys = {};
     std::vector<EventRef> rows;
-    rows.reserve(total);
+    reserveColumn(rows, total);
     for (uint32_t p : order)
         rows.push_back(unordered[p]);
     return rows;

@@ -1,5 +1,6 @@
 #include "event_sort_keys.h"
 
+#include "model/core/huge_pages.h"
 #include "radix_sort.h"
 
 #include <QCollator>
@@ -76,8 +77,8 @@ bool collect(const Trace& trace, std::span<const EventRef> rows, SortKeys& out,
     out.keys.clear();
     out.positions.clear();
     out.missing.clear();
-    out.keys.reserve(rows.size());
-    out.positions.reserve(rows.size());
+    reserveColumn(out.keys, rows.size());
+    reserveColumn(out.positions, rows.size());
     for (size_t p = 0; p < rows.size(); ++p) {
         if (p % kCancelCheckEvery == 0 && cancel && cancel->load(std::memory_order_relaxed)) return false;
         const EventRef row = rows[p];

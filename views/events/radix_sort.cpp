@@ -1,5 +1,7 @@
 #include "radix_sort.h"
 
+#include "model/core/huge_pages.h"
+
 #include <array>
 #include <bit>
 #include <memory>
@@ -47,8 +49,10 @@ bool radixSortByKey(std::vector<uint64_t>& keys, std::vector<uint32_t>& rows, co
     }
     if (cancelled(cancel)) return false;
 
-    std::vector<uint64_t> keyBuffer(n);
-    std::vector<uint32_t> rowBuffer(n);
+    std::vector<uint64_t> keyBuffer;
+    resizeColumn(keyBuffer, n);
+    std::vector<uint32_t> rowBuffer;
+    resizeColumn(rowBuffer, n);
     for (int d = 0; d < kDigits; ++d) {
         std::array<uint64_t, kBuckets>& counts = (*histograms)[d];
         // Every key shares this digit: the pass would not move anything.

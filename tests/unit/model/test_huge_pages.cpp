@@ -1,4 +1,4 @@
-// resizeColumn: a large column keeps its contents when it grows, and its new buffer carries the
+// resizeColumn and reserveColumn: a large column keeps its contents when it grows, and its new buffer carries the
 // huge-page advice (the "hg" flag of its mapping in /proc/self/smaps) before it is filled.
 #include "model/core/huge_pages.h"
 
@@ -57,6 +57,15 @@ TEST_CASE("resizeColumn keeps the values and zero-fills the rest")
     CHECK(column == std::vector<int64_t> {7, 8});
 }
 
+TEST_CASE("reserveColumn keeps the values and leaves the size alone")
+{
+    std::vector<uint32_t> column {1, 2, 3};
+    const size_t n = kHugePageColumnBytes / sizeof(uint32_t) * 2;
+    reserveColumn(column, n);
+    CHECK(column == std::vector<uint32_t> {1, 2, 3});
+    CHECK(column.capacity() >= n);
+}
+
 TEST_CASE("a large column's buffer is advised onto huge pages; a small one is not")
 {
     if (!kernelOffersHugePages()) {
@@ -68,6 +77,10 @@ TEST_CASE("a large column's buffer is advised onto huge pages; a small one is no
     const std::string flags = vmFlagsOf(large.data() + large.size() / 2);
     INFO(flags);
     CHECK(flags.find(" hg") != std::string::npos);
+
+    std::vector<uint64_t> reserved {5};
+    reserveColumn(reserved, kHugePageColumnBytes / sizeof(uint64_t) * 4);
+    CHECK(vmFlagsOf(reserved.data() + reserved.capacity() / 2).find(" hg") != std::string::npos);
 
     std::vector<int64_t> small;
     resizeColumn(small, 1000);

@@ -209,7 +209,10 @@ void muteNoisyApis(CuptiState& s)
         CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice, CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxGetState,
         CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttribute, CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttributes,
         CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress, CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress_v2,
-        CUPTI_DRIVER_TRACE_CBID_cuKernelGetAttribute, CUPTI_DRIVER_TRACE_CBID_cuFuncGetAttribute};
+        CUPTI_DRIVER_TRACE_CBID_cuKernelGetAttribute, CUPTI_DRIVER_TRACE_CBID_cuFuncGetAttribute,
+        // Called once per kernel launch under CUDA 13 (22,001 calls beside 22,001 launches of
+        // a PyTorch loop): a name lookup with no GPU work behind it, one more row per launch.
+        CUPTI_DRIVER_TRACE_CBID_cuKernelGetName, CUPTI_DRIVER_TRACE_CBID_cuFuncGetName};
     if (s.api.enableRuntimeApi)
         for (CUpti_CallbackId cbid : kRuntime)
             s.api.enableRuntimeApi(cbid, 0);

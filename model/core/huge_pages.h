@@ -6,6 +6,7 @@
 // changes but the speed.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <iterator>
 #include <vector>
@@ -34,10 +35,11 @@ template <class T> void reserveColumn(std::vector<T>& column, size_t n)
     column.swap(grown);
 }
 
-// vector.resize(n), the same way.
+// vector.resize(n), the same way. A column that already holds events grows at least twofold,
+// as std::vector does, so repeated growth stays linear.
 template <class T> void resizeColumn(std::vector<T>& column, size_t n)
 {
-    reserveColumn(column, n);
+    if (n > column.capacity()) reserveColumn(column, column.empty() ? n : std::max(n, 2 * column.size()));
     column.resize(n);
 }
 

@@ -47,14 +47,7 @@ bool SpoolFile::create(const char* dir, uint32_t pid, uint32_t ppid, spool::Tick
         m_device = st.st_dev;
         m_inode = st.st_ino;
     }
-    spool::FileHeader header {};
-    memcpy(header.magic, spool::kFileMagic, sizeof(header.magic));
-    header.formatMajor = spool::kFormatMajor;
-    header.formatMinor = spool::kFormatMinor;
-    header.headerBytes = sizeof(header);
-    header.tickSource = ticks;
-    header.pid = pid;
-    header.ppid = ppid;
+    const spool::FileHeader header = spool::makeFileHeader(pid, ppid, ticks);
     append(&header, sizeof(header));
     return true;
 }

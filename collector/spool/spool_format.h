@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace sightline::spool {
 
@@ -46,6 +47,20 @@ struct FileHeader
     uint64_t reserved[2];
 };
 static_assert(sizeof(FileHeader) == 40);
+
+// The header a writer of this format version puts first in a new spool file.
+inline FileHeader makeFileHeader(uint32_t pid, uint32_t ppid, TickSource ticks)
+{
+    FileHeader header {};
+    std::memcpy(header.magic, kFileMagic, sizeof(header.magic));
+    header.formatMajor = kFormatMajor;
+    header.formatMinor = kFormatMinor;
+    header.headerBytes = sizeof(header);
+    header.tickSource = ticks;
+    header.pid = pid;
+    header.ppid = ppid;
+    return header;
+}
 
 enum class RecordType : uint16_t {
     // process-level

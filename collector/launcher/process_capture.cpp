@@ -104,17 +104,10 @@ void ProcessDecoder::decode(const std::vector<const SpoolFile*>& files)
         internStrings(chunk);
     parallelFor(chunks.size(), [&](size_t i) { localizeNames(chunks[i]); });
 
-    size_t apiCalls = 0, kernels = 0, memory = 0, syncs = 0;
-    for (const DecodedChunk& chunk : chunks) {
+    size_t apiCalls = 0;
+    for (const DecodedChunk& chunk : chunks)
         apiCalls += chunk.apiCalls.size();
-        kernels += chunk.kernels.size();
-        memory += chunk.memory.size();
-        syncs += chunk.syncs.size();
-    }
-    m_capture.apiCalls.reserve(apiCalls);
-    m_capture.kernels.reserve(kernels);
-    m_capture.memory.reserve(memory);
-    m_capture.syncs.reserve(syncs);
+    m_capture.apiCalls.reserve(m_capture.apiCalls.size() + apiCalls);
     size_t next = 0;
     for (size_t f = 0; f < files.size(); ++f) {
         const SpoolFile& file = *files[f];
@@ -164,9 +157,9 @@ void ProcessDecoder::join(DecodedChunk& chunk, const SpoolFile& file, const File
         m_activeThreads.insert(tid.value);
     if (!chunk.osCalls.empty()) m_capture.osCalls.push_back(std::move(chunk.osCalls));
     append(m_capture.apiCalls, chunk.apiCalls);
-    append(m_capture.kernels, chunk.kernels);
-    append(m_capture.memory, chunk.memory);
-    append(m_capture.syncs, chunk.syncs);
+    if (!chunk.kernels.empty()) m_capture.kernels.push_back(std::move(chunk.kernels));
+    if (!chunk.memory.empty()) m_capture.memory.push_back(std::move(chunk.memory));
+    if (!chunk.syncs.empty()) m_capture.syncs.push_back(std::move(chunk.syncs));
 }
 
 // Pops of pushes from earlier chunks, pushes left open for later ones, start/end ranges.

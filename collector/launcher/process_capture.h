@@ -109,10 +109,12 @@ struct ProcessCapture
     std::vector<Thread> threads; // named threads that have events
     std::vector<NvtxBatch> nvtx; // in order
     std::vector<std::vector<HostEvent<OsCall>>> osCalls; // batches, in order
-    std::vector<HostEvent<ApiCall>> apiCalls;
-    std::vector<GpuEvent<KernelEvent>> kernels;
-    std::vector<GpuEvent<MemoryEvent>> memory;
-    std::vector<GpuEvent<SyncEvent>> syncs;
+    std::vector<HostEvent<ApiCall>> apiCalls; // one list: nested driver calls are found across chunks
+    // GPU work in the batches the chunks decoded, in order: joining them into one list would copy
+    // every record once more (hundreds of megabytes for a long training run).
+    std::vector<std::vector<GpuEvent<KernelEvent>>> kernels;
+    std::vector<std::vector<GpuEvent<MemoryEvent>>> memory;
+    std::vector<std::vector<GpuEvent<SyncEvent>>> syncs;
     std::vector<Gpu> gpus;
     std::vector<CudaContext> contexts;
     std::vector<CudaStream> streams;

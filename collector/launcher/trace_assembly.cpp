@@ -3,6 +3,7 @@
 #include "batch_assembly.h"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -103,10 +104,12 @@ private:
     {
         for (const CudaContext& c : m_p.contexts)
             m_deviceOf[c.context.value] = c.device;
-        for (const auto& k : m_p.kernels)
-            m_deviceOf.emplace(k.context.value, k.device);
-        for (const auto& m : m_p.memory)
-            m_deviceOf.emplace(m.context.value, m.device);
+        for (const auto& batch : m_p.kernels)
+            for (const auto& k : batch)
+                m_deviceOf.emplace(k.context.value, k.device);
+        for (const auto& batch : m_p.memory)
+            for (const auto& m : batch)
+                m_deviceOf.emplace(m.context.value, m.device);
         for (const auto& [context, stream] : m_p.contextNullStreams)
             m_nullStreamOf[context.value] = stream;
     }
@@ -131,7 +134,8 @@ private:
         }
     }
 
-    // The builder's get-or-create, behind a one-entry cache: consecutive events mostly share a row.
+    // The builder's get-or-create, behind a cache of the last few rows: consecutive events mostly
+    // share a row, or take turns between a few (kernels on 4 streams).
     TrackId hostTrack(TrackKind kind, Tid tid, DomainId domain = {})
     {
         TrackKey key;
@@ -148,11 +152,11 @@ private:
     }
     template <class Create> TrackId cached(const TrackKey& key, Create&& create)
     {
-        if (!m_lastTrack || m_lastKey != key) {
-            m_lastTrack = create();
-            m_lastKey = key;
-        }
-        return *m_lastTrack;
+        for (const RecentTrack& recent : m_recentTracks)
+            if (recent.id && recent.key == key) return *recent.id;
+        RecentTrack& slot = m_recentTracks[m_nextRecentSlot++ % m_recentTracks.size()];
+        slot = {key, create()};
+        return *slot.id;
     }
 
     template <class Event> bool keep(const Event& e)
@@ -167,6 +171,7 @@ private:
         m_stats.outsideCaptureRange += addNvtxBatches(m_p, m_windows, m_builder);
         m_stats.outsideCaptureRange += addOsCallBatches(m_p, m_windows, m_builder);
         m_remap = dropNestedDriverCalls(m_p.apiCalls, m_stats.droppedNestedDriverCalls);
+        reserveRows();
         const bool filtering = !m_windows.keepsEverything();
         for (const auto& e : m_p.apiCalls) {
             if (filtering) m_hasApiCall.insert(e.event.correlation.value);
@@ -176,27 +181,70 @@ private:
         }
     }
 
-    template <class Event> void addGpuEvents(std::vector<GpuEvent<Event>>& events, TrackKind kind)
+    template <class Event>
+    void addGpuEvents(std::vector<std::vector<GpuEvent<Event>>>& batches, TrackKind kind)
     {
-        for (auto& e : events) {
-            if (auto remapped = m_remap.find(e.event.correlation.value); remapped != m_remap.end())
-                e.event.correlation = CorrelationId(remapped->second);
-            if (!m_windows.keepsEverything()) {
-                const uint32_t correlation = e.event.correlation.value;
-                const bool launchedByKnownCall = m_hasApiCall.count(correlation) > 0;
-                if (launchedByKnownCall ? m_keptApiCalls.count(correlation) == 0 : !keep(e.event)) {
-                    m_stats.outsideCaptureRange += launchedByKnownCall ? 1 : 0;
-                    continue;
-                }
+        for (auto& batch : batches)
+            for (auto& e : batch)
+                addGpuEvent(e, kind);
+    }
+
+    template <class Event> void addGpuEvent(GpuEvent<Event>& e, TrackKind kind)
+    {
+        if (auto remapped = m_remap.find(e.event.correlation.value); remapped != m_remap.end())
+            e.event.correlation = CorrelationId(remapped->second);
+        if (!m_windows.keepsEverything()) {
+            const uint32_t correlation = e.event.correlation.value;
+            const bool launchedByKnownCall = m_hasApiCall.count(correlation) > 0;
+            if (launchedByKnownCall ? m_keptApiCalls.count(correlation) == 0 : !keep(e.event)) {
+                m_stats.outsideCaptureRange += launchedByKnownCall ? 1 : 0;
+                return;
             }
-            const DeviceId device = kind == TrackKind::Synchronization ? deviceOf(e.context) : e.device;
-            StreamId stream = e.stream;
-            if (stream.value == UINT32_MAX) { // context-wide synchronisation
-                auto null = m_nullStreamOf.find(e.context.value);
-                stream = null == m_nullStreamOf.end() ? StreamId() : null->second;
-            }
-            m_builder.add(gpuTrack(kind, device, e.context, stream), e.event);
         }
+        m_builder.add(trackOf(e, kind), e.event);
+    }
+
+    template <class Event> TrackId trackOf(const GpuEvent<Event>& e, TrackKind kind)
+    {
+        const DeviceId device = kind == TrackKind::Synchronization ? deviceOf(e.context) : e.device;
+        StreamId stream = e.stream;
+        if (stream.value == UINT32_MAX) { // context-wide synchronisation
+            auto null = m_nullStreamOf.find(e.context.value);
+            stream = null == m_nullStreamOf.end() ? StreamId() : null->second;
+        }
+        return gpuTrack(kind, device, e.context, stream);
+    }
+
+    // Sizes each row's columns for all its events before they are added one by one, so the
+    // columns of a long recording are not copied again and again as they grow.
+    void reserveRows()
+    {
+        std::unordered_map<uint32_t, size_t> counts; // TrackId -> events
+        for (const auto& e : m_p.apiCalls)
+            ++counts[hostTrack(TrackKind::CudaApi, e.tid).value];
+        reserve(counts, TrackKind::CudaApi);
+        reserveGpuRows(m_p.kernels, TrackKind::Kernels, counts);
+        reserveGpuRows(m_p.memory, TrackKind::Memory, counts);
+        reserveGpuRows(m_p.syncs, TrackKind::Synchronization, counts);
+    }
+
+    template <class Event>
+    void reserveGpuRows(const std::vector<std::vector<GpuEvent<Event>>>& batches, TrackKind kind,
+        std::unordered_map<uint32_t, size_t>& counts)
+    {
+        for (const auto& batch : batches)
+            for (const auto& e : batch)
+                ++counts[trackOf(e, kind).value];
+        reserve(counts, kind);
+    }
+
+    void reserve(std::unordered_map<uint32_t, size_t>& counts, TrackKind kind)
+    {
+        for (const auto& [track, count] : counts) {
+            EventColumns& columns = m_builder.columns(TrackId(track));
+            columns.reserve(columns.size() + count, kind);
+        }
+        counts.clear();
     }
 
     ProcessCapture& m_p;
@@ -207,8 +255,13 @@ private:
     std::unordered_map<uint32_t, DeviceId> m_deviceOf;
     std::unordered_map<uint32_t, StreamId> m_nullStreamOf;
     CorrelationRemap m_remap;
-    TrackKey m_lastKey;
-    std::optional<TrackId> m_lastTrack;
+    struct RecentTrack
+    {
+        TrackKey key;
+        std::optional<TrackId> id;
+    };
+    std::array<RecentTrack, 8> m_recentTracks;
+    size_t m_nextRecentSlot = 0;
     std::unordered_set<uint32_t> m_hasApiCall;
     std::unordered_set<uint32_t> m_keptApiCalls;
 };

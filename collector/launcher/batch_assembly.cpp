@@ -1,11 +1,10 @@
 #include "batch_assembly.h"
 
+#include "column_room.h"
 #include "parallel_for.h"
 
 #include <algorithm>
 #include <map>
-#include <sys/mman.h>
-#include <unistd.h>
 #include <unordered_map>
 
 namespace sightline::collector {
@@ -107,45 +106,6 @@ struct OsCallKind
         ev.name[at] = e.event.name;
         ev.value[at] = e.event.returnValue;
     }
-};
-
-// A track's columns get room for `more` events, and the kernel maps that room in on every core:
-// memory is zeroed page by page on first touch, which for the hundreds of megabytes of a large
-// recording costs one thread more than filling the columns does.
-class ColumnRoom
-{
-public:
-    void reserve(EventColumns& ev, size_t more, TrackKind kind)
-    {
-        ev.reserve(ev.size() + more, kind);
-        add(ev.start), add(ev.end), add(ev.name), add(ev.correlation), add(ev.detail), add(ev.value);
-    }
-    void mapIn()
-    {
-#ifdef MADV_POPULATE_WRITE
-        // Without it (a kernel before 5.14) the pages are mapped in as they are first written.
-        parallelFor(m_pieces.size(),
-            [this](size_t i) { madvise(m_pieces[i].begin, m_pieces[i].bytes, MADV_POPULATE_WRITE); });
-#endif
-    }
-
-private:
-    template <class T> void add(std::vector<T>& column)
-    {
-        static const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
-        uintptr_t begin
-            = (reinterpret_cast<uintptr_t>(column.data() + column.size()) + page - 1) & ~(page - 1);
-        const uintptr_t end = reinterpret_cast<uintptr_t>(column.data() + column.capacity()) & ~(page - 1);
-        for (; begin < end; begin += kPieceBytes)
-            m_pieces.push_back({reinterpret_cast<void*>(begin), std::min<size_t>(kPieceBytes, end - begin)});
-    }
-    static constexpr size_t kPieceBytes = size_t(4) << 20;
-    struct Piece
-    {
-        void* begin;
-        size_t bytes;
-    };
-    std::vector<Piece> m_pieces;
 };
 
 // Calls fn(key, event) for each event of the batch the windows keep; returns how many they drop.

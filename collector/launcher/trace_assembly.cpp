@@ -1,6 +1,7 @@
 #include "trace_assembly.h"
 
 #include "batch_assembly.h"
+#include "column_room.h"
 
 #include <algorithm>
 #include <array>
@@ -23,24 +24,27 @@ CorrelationRemap dropNestedDriverCalls(std::vector<HostEvent<ApiCall>>& calls, s
         if (a.event.start != b.event.start) return a.event.start < b.event.start;
         return a.event.end > b.event.end; // the enclosing call first
     });
+    // Kept calls are moved down in place; `runtime` indexes the latest kept runtime call of
+    // this thread, below `kept`, so later moves never overwrite it.
     CorrelationRemap remap;
-    std::vector<HostEvent<ApiCall>> kept;
-    kept.reserve(calls.size());
-    const HostEvent<ApiCall>* runtime = nullptr; // the latest runtime call of this thread
-    for (const auto& call : calls) {
-        if (runtime && runtime->tid != call.tid) runtime = nullptr;
+    size_t kept = 0;
+    size_t runtime = SIZE_MAX;
+    for (size_t i = 0; i < calls.size(); ++i) {
+        const HostEvent<ApiCall> call = calls[i];
+        if (runtime != SIZE_MAX && calls[runtime].tid != call.tid) runtime = SIZE_MAX;
         const bool isDriver = call.event.result.apiClass == ApiClass::Driver;
-        if (isDriver && runtime && call.event.start >= runtime->event.start
-            && call.event.end <= runtime->event.end) {
-            if (call.event.correlation != runtime->event.correlation)
-                remap[call.event.correlation.value] = runtime->event.correlation.value;
+        if (isDriver && runtime != SIZE_MAX && call.event.start >= calls[runtime].event.start
+            && call.event.end <= calls[runtime].event.end) {
+            if (call.event.correlation != calls[runtime].event.correlation)
+                remap[call.event.correlation.value] = calls[runtime].event.correlation.value;
             ++dropped;
             continue;
         }
-        kept.push_back(call);
-        if (!isDriver) runtime = &kept.back();
+        calls[kept] = call;
+        if (!isDriver) runtime = kept;
+        ++kept;
     }
-    calls = std::move(kept);
+    calls.resize(kept);
     return remap;
 }
 
@@ -240,10 +244,10 @@ private:
 
     void reserve(std::unordered_map<uint32_t, size_t>& counts, TrackKind kind)
     {
-        for (const auto& [track, count] : counts) {
-            EventColumns& columns = m_builder.columns(TrackId(track));
-            columns.reserve(columns.size() + count, kind);
-        }
+        ColumnRoom room;
+        for (const auto& [track, count] : counts)
+            room.reserve(m_builder.columns(TrackId(track)), count, kind);
+        room.mapIn();
         counts.clear();
     }
 

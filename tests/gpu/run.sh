@@ -8,7 +8,8 @@
 # Needs: an NVIDIA GPU, CUDA at /usr/local/cuda (or CUDA_HOME) with nvcc, python3 with torch,
 # and a built Sightline whose sightline binary has no shared protobuf/zstd/sqlite dependency:
 # $SIGHTLINE_BUILD (default build/) must hold bin/sightline (built with the collector, and
-# -DSIGHTLINE_STATIC_DEPS=ON for hosts without our libraries) and lib/libsightline-inject.so.
+# -DSIGHTLINE_STATIC_DEPS=ON for hosts without our libraries) and lib/libsightline-inject.so;
+# bin/bench_collector and bin/bench_processing (the benchmarks) are run when they are there.
 # Every check prints a PASS or FAIL line into results.txt; the exit status is the FAIL count.
 set -u
 
@@ -122,6 +123,20 @@ exit_ns, done_ns = (int(x) for x in sys.argv[1:3])
 seconds = (done_ns - exit_ns) / 1e9
 print(f"{'PASS' if seconds <= 1.0 else 'FAIL'} processing: 'Generated:' {seconds:.2f} s after a 10M-event target exited (target <= 1 s)")
 EOF
+
+say "== processing time: 10M CUDA events (a spool written by bench_processing, no GPU needed)"
+if [ -x "$build/bin/bench_processing" ]; then
+    "$build/bin/bench_processing" --events 10M > "$out/logs/processing-cuda.txt" 2>&1
+    sed -n '2,$p' "$out/logs/processing-cuda.txt" | grep -v "target exit" | tee -a "$results"
+    python3 - "$out/logs/processing-cuda.txt" <<'EOF' | tee -a "$results"
+import re, sys
+found = re.search(r"([0-9.]+) s per 10M events", open(sys.argv[1]).read())
+seconds = float(found.group(1)) if found else float("inf")
+print(f"{'PASS' if seconds <= 1.0 else 'FAIL'} processing (CUDA): 'Generated:' {seconds:.2f} s per 10M CUDA events after the target's exit (target <= 1 s)")
+EOF
+else
+    say "skipped: $build/bin/bench_processing was not built"
+fi
 
 cp "$out/reports/reduction-4.rep" "$out/sample-multistream.rep" 2> /dev/null \
     && say "sample for resources/samples/: $out/sample-multistream.rep (the 4-stream reduction)"

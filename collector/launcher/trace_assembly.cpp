@@ -223,9 +223,9 @@ private:
     // columns of a long recording are not copied again and again as they grow.
     void reserveRows()
     {
-        std::unordered_map<uint32_t, size_t> counts; // TrackId -> events
+        std::vector<size_t> counts; // per TrackId: events
         for (const auto& e : m_p.apiCalls)
-            ++counts[hostTrack(TrackKind::CudaApi, e.tid).value];
+            count(counts, hostTrack(TrackKind::CudaApi, e.tid));
         reserve(counts, TrackKind::CudaApi);
         reserveGpuRows(m_p.kernels, TrackKind::Kernels, counts);
         reserveGpuRows(m_p.memory, TrackKind::Memory, counts);
@@ -233,20 +233,26 @@ private:
     }
 
     template <class Event>
-    void reserveGpuRows(const std::vector<std::vector<GpuEvent<Event>>>& batches, TrackKind kind,
-        std::unordered_map<uint32_t, size_t>& counts)
+    void reserveGpuRows(
+        const std::vector<std::vector<GpuEvent<Event>>>& batches, TrackKind kind, std::vector<size_t>& counts)
     {
         for (const auto& batch : batches)
             for (const auto& e : batch)
-                ++counts[trackOf(e, kind).value];
+                count(counts, trackOf(e, kind));
         reserve(counts, kind);
     }
 
-    void reserve(std::unordered_map<uint32_t, size_t>& counts, TrackKind kind)
+    static void count(std::vector<size_t>& counts, TrackId track)
+    {
+        if (track.value >= counts.size()) counts.resize(track.value + 1, 0);
+        ++counts[track.value];
+    }
+
+    void reserve(std::vector<size_t>& counts, TrackKind kind)
     {
         ColumnRoom room;
-        for (const auto& [track, count] : counts)
-            room.reserve(m_builder.columns(TrackId(track)), count, kind);
+        for (uint32_t track = 0; track < counts.size(); ++track)
+            if (counts[track] > 0) room.reserve(m_builder.columns(TrackId(track)), counts[track], kind);
         room.mapIn();
         counts.clear();
     }

@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 namespace sightline::collector {
 
@@ -17,13 +19,61 @@ using CorrelationRemap = std::unordered_map<uint32_t, uint32_t>;
 
 // Sorts calls by thread and time, drops driver calls enclosed by a runtime call of the same
 // thread, and returns which dropped correlation ids belong to which runtime call.
+// Sorts [first, last) when it is mostly in order already (a thread's API calls arrive as they
+// end, so a nested call comes just before the call around it) by insertion, in about one pass;
+// falls back to std::sort once the moves exceed a few per element.
+template <class It, class Less> void sortMostlyInOrder(It first, It last, Less less)
+{
+    size_t movesLeft = 4 * size_t(last - first) + 64;
+    for (It i = first + (first != last); i < last; ++i) {
+        if (!less(*i, *(i - 1))) continue;
+        auto value = std::move(*i);
+        It hole = i;
+        do {
+            *hole = std::move(*(hole - 1));
+            --hole;
+        } while (hole > first && less(value, *(hole - 1)) && --movesLeft > 0);
+        *hole = std::move(value);
+        if (movesLeft == 0) {
+            std::sort(first, last, less);
+            return;
+        }
+    }
+}
+
+// Orders API calls by thread, then by start (the enclosing call first). The threads' calls are
+// interleaved in arrival order: they are grouped by thread first (a counting sort), then each
+// thread's run is sorted on its own.
+void sortByThreadAndStart(std::vector<HostEvent<ApiCall>>& calls)
+{
+    std::map<uint32_t, size_t> perThread; // tid -> calls, then -> where its run begins
+    for (const auto& call : calls)
+        ++perThread[call.tid.value];
+    if (perThread.size() > 1) {
+        size_t begin = 0;
+        for (auto& [tid, count] : perThread)
+            begin += std::exchange(count, begin);
+        std::vector<HostEvent<ApiCall>> grouped(calls.size());
+        for (const auto& call : calls)
+            grouped[perThread[call.tid.value]++] = call;
+        calls.swap(grouped);
+    }
+    size_t begin = 0;
+    while (begin < calls.size()) {
+        size_t end = begin + 1;
+        while (end < calls.size() && calls[end].tid == calls[begin].tid)
+            ++end;
+        sortMostlyInOrder(calls.begin() + begin, calls.begin() + end, [](const auto& a, const auto& b) {
+            if (a.event.start != b.event.start) return a.event.start < b.event.start;
+            return a.event.end > b.event.end; // the enclosing call first
+        });
+        begin = end;
+    }
+}
+
 CorrelationRemap dropNestedDriverCalls(std::vector<HostEvent<ApiCall>>& calls, size_t& dropped)
 {
-    std::sort(calls.begin(), calls.end(), [](const auto& a, const auto& b) {
-        if (a.tid != b.tid) return a.tid < b.tid;
-        if (a.event.start != b.event.start) return a.event.start < b.event.start;
-        return a.event.end > b.event.end; // the enclosing call first
-    });
+    sortByThreadAndStart(calls);
     // Kept calls are moved down in place; `runtime` indexes the latest kept runtime call of
     // this thread, below `kept`, so later moves never overwrite it.
     CorrelationRemap remap;

@@ -1,7 +1,8 @@
 // What `sightline profile` does between the target's exit and "Generated:", for a recording
 // of CUDA work: it writes a spool as the injection library would after a long training run
 // (one launching thread; each launch a cudaLaunchKernel record and its kernel on one of 4
-// streams, every 50th step a copy), then times mergeSpools() and writeReport() with their
+// streams, every 50th step a copy; a second thread waiting on a stream every 100th step, its
+// calls interleaved), then times mergeSpools() and writeReport() with their
 // phases. Issue 3's target: "Generated:" within 1 s per 10M events. NVTX floods are measured
 // on the GPU machine by tests/gpu/run.sh; this covers the CUDA record path, GPU or not.
 //   bench_processing [--events N]   (default 10M; k and M suffixes)
@@ -23,8 +24,10 @@ namespace {
 
 constexpr uint32_t kPid = 4242;
 constexpr uint32_t kThread = 4243;
+constexpr uint32_t kWaitingThread = 4244;
 constexpr uint32_t kLaunchName = 1;
 constexpr uint32_t kCopyName = 2;
+constexpr uint32_t kWaitName = 3;
 constexpr uint32_t kFirstKernelName = 10;
 constexpr uint32_t kKernelNames = 40;
 
@@ -34,6 +37,7 @@ test::SpoolBuilder cudaRecording(size_t events)
     test::SpoolBuilder spool(kPid);
     spool.addString(kLaunchName, "cudaLaunchKernel");
     spool.addString(kCopyName, "cudaMemcpyAsync");
+    spool.addString(kWaitName, "cudaStreamSynchronize");
     for (uint32_t k = 0; k < kKernelNames; ++k)
         spool.addString(kFirstKernelName + k,
             "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEESt5arrayIPcLm1EEEEviT0_T1_"
@@ -52,6 +56,14 @@ test::SpoolBuilder cudaRecording(size_t events)
         api.correlation = correlation;
         api.nameId = copy ? kCopyName : kLaunchName;
         spool.add(spool::RecordType::CudaApi, api, {}, kThread);
+        if (correlation % 100 == 0) { // a second thread waits on a stream now and then
+            spool::CudaApiRecord wait {};
+            wait.startNs = now - 20000;
+            wait.endNs = now + 1000;
+            wait.correlation = 0;
+            wait.nameId = kWaitName;
+            spool.add(spool::RecordType::CudaApi, wait, {}, kWaitingThread);
+        }
 
         const uint32_t stream = 7 + correlation % 4;
         const int64_t start = std::max(now + 4000, streamFree[stream - 7]);

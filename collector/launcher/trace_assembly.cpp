@@ -17,8 +17,6 @@ namespace {
 
 using CorrelationRemap = std::unordered_map<uint32_t, uint32_t>;
 
-// Sorts calls by thread and time, drops driver calls enclosed by a runtime call of the same
-// thread, and returns which dropped correlation ids belong to which runtime call.
 // Sorts [first, last) when it is mostly in order already (a thread's API calls arrive as they
 // end, so a nested call comes just before the call around it) by insertion, in about one pass;
 // falls back to std::sort once the moves exceed a few per element.
@@ -71,6 +69,8 @@ void sortByThreadAndStart(std::vector<HostEvent<ApiCall>>& calls)
     }
 }
 
+// Sorts calls by thread and time, drops driver calls enclosed by a runtime call of the same
+// thread, and returns which dropped correlation ids belong to which runtime call.
 CorrelationRemap dropNestedDriverCalls(std::vector<HostEvent<ApiCall>>& calls, size_t& dropped)
 {
     sortByThreadAndStart(calls);

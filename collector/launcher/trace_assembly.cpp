@@ -220,42 +220,55 @@ private:
         return kept;
     }
 
+    // Each kind of CUDA event is added in two passes: the first counts the events each row will
+    // keep, so its columns are sized (and mapped in on every core) before the second adds them;
+    // rows grown by push_back would be copied again and again over a long recording.
     void addHostEvents()
     {
         m_stats.outsideCaptureRange += addNvtxBatches(m_p, m_windows, m_builder);
         m_stats.outsideCaptureRange += addOsCallBatches(m_p, m_windows, m_builder);
         m_remap = dropNestedDriverCalls(m_p.apiCalls, m_stats.droppedNestedDriverCalls);
-        reserveRows();
         const bool filtering = !m_windows.keepsEverything();
+        std::vector<size_t> counts; // per TrackId: events it will receive
         for (const auto& e : m_p.apiCalls) {
             if (filtering) m_hasApiCall.insert(e.event.correlation.value);
-            if (!keep(e.event)) continue;
+            if (!m_windows.keeps(e.event.start, e.event.end)) continue;
             if (filtering) m_keptApiCalls.insert(e.event.correlation.value);
-            m_builder.add(hostTrack(TrackKind::CudaApi, e.tid), e.event);
+            count(counts, hostTrack(TrackKind::CudaApi, e.tid));
         }
+        reserve(counts, TrackKind::CudaApi);
+        for (const auto& e : m_p.apiCalls)
+            if (keep(e.event)) m_builder.add(hostTrack(TrackKind::CudaApi, e.tid), e.event);
     }
 
     template <class Event>
     void addGpuEvents(std::vector<std::vector<GpuEvent<Event>>>& batches, TrackKind kind)
     {
+        std::vector<size_t> counts;
         for (auto& batch : batches)
-            for (auto& e : batch)
-                addGpuEvent(e, kind);
+            for (auto& e : batch) {
+                if (auto remapped = m_remap.find(e.event.correlation.value); remapped != m_remap.end())
+                    e.event.correlation = CorrelationId(remapped->second);
+                if (kept(e)) count(counts, trackOf(e, kind));
+            }
+        reserve(counts, kind);
+        for (const auto& batch : batches)
+            for (const auto& e : batch) {
+                if (!kept(e)) {
+                    ++m_stats.outsideCaptureRange;
+                    continue;
+                }
+                m_builder.add(trackOf(e, kind), e.event);
+            }
     }
 
-    template <class Event> void addGpuEvent(GpuEvent<Event>& e, TrackKind kind)
+    // GPU work launched by a recorded API call goes with that call; other work by its own times.
+    template <class Event> bool kept(const GpuEvent<Event>& e) const
     {
-        if (auto remapped = m_remap.find(e.event.correlation.value); remapped != m_remap.end())
-            e.event.correlation = CorrelationId(remapped->second);
-        if (!m_windows.keepsEverything()) {
-            const uint32_t correlation = e.event.correlation.value;
-            const bool launchedByKnownCall = m_hasApiCall.count(correlation) > 0;
-            if (launchedByKnownCall ? m_keptApiCalls.count(correlation) == 0 : !keep(e.event)) {
-                m_stats.outsideCaptureRange += launchedByKnownCall ? 1 : 0;
-                return;
-            }
-        }
-        m_builder.add(trackOf(e, kind), e.event);
+        if (m_windows.keepsEverything()) return true;
+        const uint32_t correlation = e.event.correlation.value;
+        if (m_hasApiCall.count(correlation) > 0) return m_keptApiCalls.count(correlation) > 0;
+        return m_windows.keeps(e.event.start, e.event.end);
     }
 
     template <class Event> TrackId trackOf(const GpuEvent<Event>& e, TrackKind kind)
@@ -269,42 +282,18 @@ private:
         return gpuTrack(kind, device, e.context, stream);
     }
 
-    // Sizes each row's columns for all its events before they are added one by one, so the
-    // columns of a long recording are not copied again and again as they grow.
-    void reserveRows()
-    {
-        std::vector<size_t> counts; // per TrackId: events
-        for (const auto& e : m_p.apiCalls)
-            count(counts, hostTrack(TrackKind::CudaApi, e.tid));
-        reserve(counts, TrackKind::CudaApi);
-        reserveGpuRows(m_p.kernels, TrackKind::Kernels, counts);
-        reserveGpuRows(m_p.memory, TrackKind::Memory, counts);
-        reserveGpuRows(m_p.syncs, TrackKind::Synchronization, counts);
-    }
-
-    template <class Event>
-    void reserveGpuRows(
-        const std::vector<std::vector<GpuEvent<Event>>>& batches, TrackKind kind, std::vector<size_t>& counts)
-    {
-        for (const auto& batch : batches)
-            for (const auto& e : batch)
-                count(counts, trackOf(e, kind));
-        reserve(counts, kind);
-    }
-
     static void count(std::vector<size_t>& counts, TrackId track)
     {
         if (track.value >= counts.size()) counts.resize(track.value + 1, 0);
         ++counts[track.value];
     }
 
-    void reserve(std::vector<size_t>& counts, TrackKind kind)
+    void reserve(const std::vector<size_t>& counts, TrackKind kind)
     {
         ColumnRoom room;
         for (uint32_t track = 0; track < counts.size(); ++track)
             if (counts[track] > 0) room.reserve(m_builder.columns(TrackId(track)), counts[track], kind);
         room.mapIn();
-        counts.clear();
     }
 
     ProcessCapture& m_p;

@@ -329,6 +329,7 @@ TEST_CASE("a cudaProfilerStart/Stop window keeps the calls inside it and the GPU
         CUpti_ActivityKernel10 k {};
         k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, k.start = start, k.end = start + 200,
         k.correlationId = corr;
+        k.streamId = corr == 1 ? 7 : 99; // stream 99 only ever runs work launched outside
         k.name = "late_or_early";
         addDecoded(spool, env, &k);
     }
@@ -344,6 +345,10 @@ TEST_CASE("a cudaProfilerStart/Stop window keeps the calls inside it and the GPU
     const auto calls = eventsOf(trace, TrackKind::CudaApi);
     REQUIRE(calls.size() == 1);
     CHECK(apiCallAt(trace, calls[0]).start == 6000);
+    for (const Track& track : trace.tracks) { // no row for work the window left out
+        INFO("track kind " << int(track.key.kind) << ", stream " << track.key.stream.value);
+        CHECK(track.size() > 0);
+    }
 }
 
 TEST_CASE("an exec'ed image of the same process continues its recording")

@@ -204,14 +204,14 @@ size_t countEvents(const Trace& trace, TrackKind kind)
 SpoolBuilder misleadingRecording(uint32_t pid)
 {
     SpoolBuilder spool(pid, spool::TickSource::MonotonicNs);
-    std::string fakeRecords;
+    std::string decoys;
     for (int i = 0; i < 40; ++i) {
-        const spool::RecordHeader fake {spool::RecordType(63), 8, uint32_t(i)};
-        fakeRecords.append(reinterpret_cast<const char*>(&fake), sizeof(fake));
+        const spool::RecordHeader decoy {spool::RecordType(63), 8, uint32_t(i)};
+        decoys.append(reinterpret_cast<const char*>(&decoy), sizeof(decoy));
         if (i % 10 == 5) {
             spool::ClockSyncRecord pair {};
             pair.header = {spool::RecordType::ClockSync, sizeof(pair), 0};
-            fakeRecords.append(reinterpret_cast<const char*>(&pair), sizeof(pair));
+            decoys.append(reinterpret_cast<const char*>(&pair), sizeof(pair));
         }
     }
     for (int i = 0; i < 300; ++i) {
@@ -220,7 +220,7 @@ SpoolBuilder misleadingRecording(uint32_t pid)
         spool::NvtxPushRecord push {};
         push.ticks = uint64_t(100 * i);
         push.fields.messageKind = spool::NvtxMessageKind::Inline;
-        const std::string_view text = i % 3 == 0 ? std::string_view(fakeRecords) : std::string_view("short");
+        const std::string_view text = i % 3 == 0 ? std::string_view(decoys) : std::string_view("short");
         push.fields.textBytes = uint32_t(text.size());
         spool.add(spool::RecordType::NvtxPush, push, text, pid);
         spool::NvtxPopPlainRecord pop {};

@@ -12,13 +12,15 @@
 // a query touches grows with the column count, not with the event count.
 //
 // Exactness: a boundary is placed exactly (down to the event it cuts) unless it falls inside a
-// block whose whole extent, first start to last end, is at most 1/kEdgeShare of a column. Such
-// a block holds only events shorter than that; it is counted whole (count, longest) to the
-// column holding its midpoint, and its busy time is split by interpolation within what its
-// extent allows. So a column's busy fraction is off by at most 2/kEdgeShare, its count and its
-// longest event are those of the column widened or narrowed by 1/kEdgeShare of its width at
-// each edge. Results are exact wherever no aligned group of 16 events lies within 1/kEdgeShare
-// of a column width: on evenly spread events, below about 16 * kEdgeShare events per column.
+// block whose whole extent, first start to last end, is at most one column width (the
+// tolerance). Such a block holds only events shorter than a column; it is counted whole (count,
+// longest) to the column holding its midpoint, and its busy time is split by interpolation
+// within what its extent allows. So a column's busy time lies between the busy time of the
+// column narrowed and widened by the tolerance at each edge, and so do its count and longest
+// event. Results are exact wherever no aligned group of 16 * 8^k events lies within one column
+// width across a column edge. Estimating there is what keeps the cost flat: a column's edge
+// costs at most one walk down the pyramid, however many events the column holds. The error is
+// confined to the pixel on either side of an edge, as when drawing a dense burst antialiased.
 #pragma once
 
 #include "../core/track.h"
@@ -43,7 +45,9 @@ public:
     static constexpr int kFanOutShift = 3;
     static constexpr uint32_t kBlock = 1u << kBlockShift;   // events per block of level 1
     static constexpr uint32_t kFanOut = 1u << kFanOutShift; // blocks per block of the next level up
-    static constexpr int64_t kEdgeShare = 32;   // see "Exactness" above
+    // The largest extent of a block that a query for `columns` columns over `window` may cut
+    // by estimate (see "Exactness" above): one column width, 0 for columns under a nanosecond.
+    static Duration tolerance(TimeRange window, size_t columns);
 
     void build(const Track& track, IndexRange lane);
     // Fills `out` (its size is the column count) for the window.

@@ -31,10 +31,10 @@ public:
     // Moves the cut on from where it is to `t` and describes the events in between, a column
     // of 1 / `inverseWidth` nanoseconds.
     LodColumn advance(Timestamp t, double inverseWidth);
-    // True when the cut can move on to `t` with nothing in between: no event reaches across
-    // the cut and the next one starts at `t` or later.
-    bool idleUntil(Timestamp t) const { return m_straddler == kNone && (m_next >= m_size || m_start[m_next] >= t); }
-    bool finished() const { return m_next >= m_size && m_straddler == kNone; }
+    // True when the cut can move on to `t` with nothing in between: nothing left of the cut
+    // reaches across it and the next event starts at `t` or later.
+    bool idleUntil(Timestamp t) const { return settled() && (m_next >= m_size || m_start[m_next] >= t); }
+    bool finished() const { return m_next >= m_size && settled(); }
     // True when the event reaching across the cut reaches beyond `t` too; passCovered() then
     // moves the cut on by `width` nanoseconds, to `t`, over a column that event fills.
     bool coveredBeyond(Timestamp t) const { return m_straddler != kNone && m_lastEnd > t; }
@@ -46,6 +46,10 @@ public:
 
 private:
     using Block = LaneLod::Block;
+
+    // True when all the busy time of the events left of the cut lies before it: no event
+    // reaches across the cut, nor a block estimated there.
+    bool settled() const { return m_straddler == kNone && m_busyBefore == m_consumed; }
     static constexpr uint32_t kNone = LodColumn::kNoEvent;
 
     // Walk level k >= 1 groups kBlock * kFanOut^(k - 1) events per block.
@@ -65,6 +69,10 @@ private:
     uint32_t lastStartingBefore(int level, uint32_t first, uint32_t last, Timestamp t) const;
     // The largest block starting at event `next` that lies wholly before `t` (0: none does).
     int levelFor(uint32_t next, Timestamp t) const;
+    // Where advance() starts its walk: levelFor(), or the block above it when that starts at
+    // `next` too. That block reaches across `t`, and may be estimated or cut at its longest
+    // event instead of being walked event by event.
+    int startLevel(uint32_t next, Timestamp t) const;
     // Of a block reaching across `t`, an estimate of the busy time before `t`, between what
     // its extent allows: off by at most the extent.
     static Duration busyBefore(const Block& b, Timestamp t);
@@ -107,6 +115,13 @@ int LodWalker::levelFor(uint32_t next, Timestamp t) const
            && blocks(level + 1)[next >> shift(level + 1)].lastEnd <= t)
         ++level;
     return level;
+}
+
+int LodWalker::startLevel(uint32_t next, Timestamp t) const
+{
+    const int level = levelFor(next, t);
+    const bool aligned = level < m_top && next < m_size && next >> shift(level + 1) << shift(level + 1) == next;
+    return aligned ? level + 1 : level;
 }
 
 Duration LodWalker::busyBefore(const Block& b, Timestamp t)
@@ -188,7 +203,7 @@ LodColumn LodWalker::advance(Timestamp t, double inverseWidth)
 
     // Take events, or whole blocks once aligned on one, while they lie before t; climb a level
     // when aligned on its next block, step down into a block that reaches across t.
-    int level = levelFor(next, t);
+    int level = startLevel(next, t);
     bool exact = true;
     while (next < m_size) {
         if (level == 0) { // events one by one up to the end of their block
@@ -268,6 +283,12 @@ LodColumn LodWalker::advance(Timestamp t, double inverseWidth)
     return column;
 }
 
+Duration LaneLod::tolerance(TimeRange window, size_t columns)
+{
+    const uint64_t span = uint64_t(window.end) - uint64_t(window.start);
+    return window.empty() || columns == 0 || span < columns ? 0 : Duration(span / columns);
+}
+
 void LaneLod::query(const Track& track, IndexRange lane, TimeRange window, std::span<LodColumn> out) const
 {
     std::fill(out.begin(), out.end(), LodColumn {});
@@ -286,7 +307,7 @@ void LaneLod::query(const Track& track, IndexRange lane, TimeRange window, std::
         }
         return;
     }
-    LodWalker walker(track, lane, *this, Duration(span / (columns * uint64_t(kEdgeShare))));
+    LodWalker walker(track, lane, *this, tolerance(window, out.size()));
     walker.seek(window.start);
     // Column c ends at window.start + floor(span * (c + 1) / columns), stepped without division.
     const uint64_t step = span / columns, remainder = span % columns;

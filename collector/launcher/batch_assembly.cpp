@@ -4,7 +4,6 @@
 #include "parallel_for.h"
 
 #include <algorithm>
-#include <map>
 #include <unordered_map>
 
 namespace sightline::collector {
@@ -145,7 +144,7 @@ size_t addBatches(const std::vector<typename Kind::Batch>& batches, Pid pid, con
     });
 
     // In batch order: descriptor ids as first met, tracks, and each batch's place in them.
-    std::map<uint32_t, size_t> trackSizes; // TrackId -> events so far
+    TrackGrowth growth;
     std::vector<std::vector<TrackId>> tracks(batches.size());
     size_t outside = 0;
     for (size_t b = 0; b < batches.size(); ++b) {
@@ -160,25 +159,13 @@ size_t addBatches(const std::vector<typename Kind::Batch>& batches, Pid pid, con
         for (uint32_t d : used)
             plan.detail[d] = Kind::descriptorId(builder, batches[b], d);
         for (size_t slot = 0; slot < plan.keys.size(); ++slot) {
-            const TrackId track = Kind::track(builder, pid, plan.keys[slot]);
-            tracks[b].push_back(track);
-            size_t& size = trackSizes[track.value];
-            plan.next.push_back(size);
-            size += plan.counts[slot];
+            tracks[b].push_back(Kind::track(builder, pid, plan.keys[slot]));
+            plan.next.push_back(growth.claim(tracks[b].back(), plan.counts[slot]));
         }
     }
-    ColumnRoom room;
-    for (const auto& [track, size] : trackSizes)
-        room.reserve(builder.columns(TrackId(track)), size, Kind::kTrackKind);
-    room.mapIn();
-    std::map<uint32_t, size_t> trackFirst; // TrackId -> the index of its first new event
-    for (const auto& [track, size] : trackSizes)
-        trackFirst[track] = builder.grow(TrackId(track), size);
+    growth.grow(builder, Kind::kTrackKind);
     for (size_t b = 0; b < batches.size(); ++b)
-        for (size_t slot = 0; slot < tracks[b].size(); ++slot) {
-            plans[b].next[slot] += trackFirst[tracks[b][slot].value];
-            plans[b].columns.push_back(&builder.columns(tracks[b][slot]));
-        }
+        growth.settle(builder, tracks[b], plans[b].next, plans[b].columns);
 
     parallelFor(batches.size(), [&](size_t b) {
         const auto& batch = batches[b];

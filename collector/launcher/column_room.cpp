@@ -24,6 +24,32 @@ void ColumnRoom::mapIn()
     m_pieces.clear();
 }
 
+size_t TrackGrowth::claim(TrackId track, size_t count)
+{
+    Growth& growth = m_tracks[track.value];
+    growth.count += count;
+    return growth.count - count;
+}
+
+void TrackGrowth::grow(TraceBuilder& builder, TrackKind kind)
+{
+    ColumnRoom room;
+    for (const auto& [track, growth] : m_tracks)
+        room.reserve(builder.columns(TrackId(track)), growth.count, kind);
+    room.mapIn();
+    for (auto& [track, growth] : m_tracks)
+        growth.first = builder.grow(TrackId(track), growth.count);
+}
+
+void TrackGrowth::settle(TraceBuilder& builder, const std::vector<TrackId>& tracks, std::vector<size_t>& next,
+    std::vector<EventColumns*>& columns) const
+{
+    for (size_t slot = 0; slot < tracks.size(); ++slot) {
+        next[slot] += m_tracks.at(tracks[slot].value).first;
+        columns.push_back(&builder.columns(tracks[slot]));
+    }
+}
+
 template <class T> void ColumnRoom::add(std::vector<T>& column)
 {
     static const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));

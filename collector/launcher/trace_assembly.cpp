@@ -2,6 +2,7 @@
 
 #include "batch_assembly.h"
 #include "column_room.h"
+#include "gpu_assembly.h"
 
 #include <algorithm>
 #include <array>
@@ -158,14 +159,22 @@ private:
     {
         for (const CudaContext& c : m_p.contexts)
             m_deviceOf[c.context.value] = c.device;
-        for (const auto& batch : m_p.kernels)
-            for (const auto& k : batch)
-                m_deviceOf.emplace(k.context.value, k.device);
-        for (const auto& batch : m_p.memory)
-            for (const auto& m : batch)
-                m_deviceOf.emplace(m.context.value, m.device);
+        learnDevices(m_p.kernels);
+        learnDevices(m_p.memory);
         for (const auto& [context, stream] : m_p.contextNullStreams)
             m_nullStreamOf[context.value] = stream;
+    }
+
+    // A context without a record takes the device of its first GPU operation.
+    template <class Event> void learnDevices(const std::vector<std::vector<GpuEvent<Event>>>& batches)
+    {
+        uint32_t last = UINT32_MAX; // operations come in runs of one context
+        for (const auto& batch : batches)
+            for (const auto& e : batch)
+                if (e.context.value != last) {
+                    m_deviceOf.emplace(e.context.value, e.device);
+                    last = e.context.value;
+                }
     }
 
     DeviceId deviceOf(ContextId context) const
@@ -188,21 +197,13 @@ private:
         }
     }
 
-    // The builder's get-or-create, behind a cache of the last few rows: consecutive events mostly
-    // share a row, or take turns between a few (kernels on 4 streams).
+    // The builder's get-or-create, behind a cache of the last few rows: consecutive API calls
+    // mostly share a row, or take turns between a few threads.
     TrackId hostTrack(TrackKind kind, Tid tid, DomainId domain = {})
     {
         TrackKey key;
         key.kind = kind, key.pid = m_p.process.pid, key.tid = tid, key.domain = domain;
         return cached(key, [&] { return m_builder.hostTrack(kind, m_p.process.pid, tid, domain); });
-    }
-    TrackId gpuTrack(TrackKind kind, DeviceId device, ContextId context, StreamId stream)
-    {
-        TrackKey key;
-        key.kind = kind, key.pid = m_p.process.pid, key.device = device, key.context = context,
-        key.stream = stream;
-        return cached(
-            key, [&] { return m_builder.gpuTrack(kind, m_p.process.pid, device, context, stream); });
     }
     template <class Create> TrackId cached(const TrackKey& key, Create&& create)
     {
@@ -220,9 +221,9 @@ private:
         return kept;
     }
 
-    // Each kind of CUDA event is added in two passes: the first counts the events each row will
-    // keep, so its columns are sized (and mapped in on every core) before the second adds them;
-    // rows grown by push_back would be copied again and again over a long recording.
+    // API calls are added in two passes: the first counts the events each row will keep, so its
+    // columns are sized (and mapped in on every core) before the second adds them; rows grown by
+    // push_back would be copied again and again over a long recording.
     void addHostEvents()
     {
         m_stats.outsideCaptureRange += addNvtxBatches(m_p, m_windows, m_builder);
@@ -241,25 +242,15 @@ private:
             if (keep(e.event)) m_builder.add(hostTrack(TrackKind::CudaApi, e.tid), e.event);
     }
 
-    template <class Event>
-    void addGpuEvents(std::vector<std::vector<GpuEvent<Event>>>& batches, TrackKind kind)
+    template <class Event> void addGpuEvents(std::vector<std::vector<GpuEvent<Event>>>& batches, TrackKind kind)
     {
-        std::vector<size_t> counts;
-        for (auto& batch : batches)
-            for (auto& e : batch) {
-                if (auto remapped = m_remap.find(e.event.correlation.value); remapped != m_remap.end())
-                    e.event.correlation = CorrelationId(remapped->second);
-                if (kept(e)) count(counts, trackOf(e, kind));
-            }
-        reserve(counts, kind);
-        for (const auto& batch : batches)
-            for (const auto& e : batch) {
-                if (!kept(e)) {
-                    ++m_stats.outsideCaptureRange;
-                    continue;
-                }
-                m_builder.add(trackOf(e, kind), e.event);
-            }
+        const GpuRowRule<Event> rowOf = [this, kind](GpuEvent<Event>& e) -> std::optional<GpuRowKey> {
+            if (auto remapped = m_remap.find(e.event.correlation.value); remapped != m_remap.end())
+                e.event.correlation = CorrelationId(remapped->second);
+            if (!kept(e)) return std::nullopt;
+            return rowKeyOf(e, kind);
+        };
+        m_stats.outsideCaptureRange += addGpuBatches(batches, m_p.process.pid, rowOf, m_builder);
     }
 
     // GPU work launched by a recorded API call goes with that call; other work by its own times.
@@ -271,7 +262,7 @@ private:
         return m_windows.keeps(e.event.start, e.event.end);
     }
 
-    template <class Event> TrackId trackOf(const GpuEvent<Event>& e, TrackKind kind)
+    template <class Event> GpuRowKey rowKeyOf(const GpuEvent<Event>& e, TrackKind kind) const
     {
         const DeviceId device = kind == TrackKind::Synchronization ? deviceOf(e.context) : e.device;
         StreamId stream = e.stream;
@@ -279,7 +270,7 @@ private:
             auto null = m_nullStreamOf.find(e.context.value);
             stream = null == m_nullStreamOf.end() ? StreamId() : null->second;
         }
-        return gpuTrack(kind, device, e.context, stream);
+        return {device, e.context, stream};
     }
 
     static void count(std::vector<size_t>& counts, TrackId track)

@@ -173,13 +173,26 @@ void TraceBuilder::add(TrackId track, const KernelEvent& e)
 {
     auto& ev = append(track, e.start, e.end, e.name);
     ev.correlation.push_back(e.correlation);
-    ev.detail.push_back(m_kernelLaunches.intern(m_trace.kernelLaunches, e.launch));
+    ev.detail.push_back(kernelLaunchId(e.launch));
+}
+
+uint32_t TraceBuilder::memoryOpId(const MemoryOp& op)
+{
+    const uint32_t id = m_memoryOps.intern(m_trace.memoryOps, op);
+    if (id == m_memoryOpNames.size()) m_memoryOpNames.push_back(intern(sightline::memoryOpName(op)));
+    return id;
+}
+
+uint32_t TraceBuilder::syncOpId(const SyncOp& op)
+{
+    const uint32_t id = m_syncOps.intern(m_trace.syncOps, op);
+    if (id == m_syncOpNames.size()) m_syncOpNames.push_back(intern(sightline::syncOpName(op)));
+    return id;
 }
 
 void TraceBuilder::add(TrackId track, const MemoryEvent& e)
 {
-    const uint32_t op = m_memoryOps.intern(m_trace.memoryOps, e.op);
-    if (op == m_memoryOpNames.size()) m_memoryOpNames.push_back(intern(memoryOpName(e.op)));
+    const uint32_t op = memoryOpId(e.op);
     auto& ev = append(track, e.start, e.end, m_memoryOpNames[op]);
     ev.correlation.push_back(e.correlation);
     ev.detail.push_back(op);
@@ -188,8 +201,7 @@ void TraceBuilder::add(TrackId track, const MemoryEvent& e)
 
 void TraceBuilder::add(TrackId track, const SyncEvent& e)
 {
-    const uint32_t op = m_syncOps.intern(m_trace.syncOps, e.op);
-    if (op == m_syncOpNames.size()) m_syncOpNames.push_back(intern(syncOpName(e.op)));
+    const uint32_t op = syncOpId(e.op);
     auto& ev = append(track, e.start, e.end, m_syncOpNames[op]);
     ev.correlation.push_back(e.correlation);
     ev.detail.push_back(op);

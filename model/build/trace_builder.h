@@ -47,14 +47,23 @@ public:
     // Bulk adding, for producers that prepare events on several threads (the collector's
     // launcher). grow() appends `count` zeroed events to a track and returns the index of the
     // first; the caller then sets them in columns(), each thread its own range, to what add()
-    // would have stored (an end no earlier than its start). Descriptors get their ids from
-    // nvtxAttributesId(), called in the order add() would have met them.
+    // would have stored (an end no earlier than its start). Descriptors get their ids from the
+    // *Id() functions, called in the order add() would have met them; memory and
+    // synchronisation events are named after their operation's id.
     size_t grow(TrackId track, size_t count);
     EventColumns& columns(TrackId track) { return m_trace.tracks[track.value].events; }
     uint32_t nvtxAttributesId(const NvtxAttributes& attributes)
     {
         return m_nvtxAttributes.intern(m_trace.nvtxAttributes, attributes);
     }
+    uint32_t kernelLaunchId(const KernelLaunch& launch)
+    {
+        return m_kernelLaunches.intern(m_trace.kernelLaunches, launch);
+    }
+    uint32_t memoryOpId(const MemoryOp& op);
+    uint32_t syncOpId(const SyncOp& op);
+    StringId memoryOpName(uint32_t id) const { return m_memoryOpNames[id]; }
+    StringId syncOpName(uint32_t id) const { return m_syncOpNames[id]; }
 
     size_t eventCount() const { return m_events; }
 

@@ -48,6 +48,25 @@ ui::ProfileDialog* openProfileDialog(ui::MainWindow& window)
     return dialog;
 }
 
+// The main window shown and its Profile dialog set to run the test target's "sleep" mode
+// (it pushes "waiting", then sleeps 30 s) without CUDA, in `folder`.
+ui::ProfileDialog* dialogForSleepingTarget(ui::MainWindow& window, const std::filesystem::path& folder,
+    const QString& outputFile = {})
+{
+    window.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&window));
+    ui::ProfileDialog* dialog = openProfileDialog(window);
+    REQUIRE(dialog != nullptr);
+    ui::ProfileSettings settings;
+    settings.executable = QStringLiteral(COLLECTOR_TARGET);
+    settings.arguments = QStringLiteral("sleep");
+    settings.workingDirectory = pathText(folder);
+    settings.traceCuda = false;
+    if (!outputFile.isEmpty()) settings.outputFile = outputFile;
+    dialog->setSettings(settings);
+    return dialog;
+}
+
 template <typename Widget> Widget* child(QWidget* parent, const char* name)
 {
     auto* widget = parent->findChild<Widget*>(QLatin1String(name));
@@ -181,17 +200,7 @@ TEST_CASE("Stop in the middle of a run ends the program gracefully and still ope
     test::guiApp();
     const auto folder = test::scratchDir("gui-profile-stop");
     ui::MainWindow window(ui::MainWindow::Options {false});
-    window.show();
-    REQUIRE(QTest::qWaitForWindowExposed(&window));
-    ui::ProfileDialog* dialog = openProfileDialog(window);
-    REQUIRE(dialog != nullptr);
-    ui::ProfileSettings settings;
-    settings.executable = QStringLiteral(COLLECTOR_TARGET);
-    settings.arguments = QStringLiteral("sleep"); // pushes "waiting", then sleeps 30 s
-    settings.workingDirectory = pathText(folder);
-    settings.traceCuda = false;
-    settings.outputFile = QStringLiteral("stopped.rep");
-    dialog->setSettings(settings);
+    ui::ProfileDialog* dialog = dialogForSleepingTarget(window, folder, QStringLiteral("stopped.rep"));
     REQUIRE(dialog->startButton()->isEnabled());
 
     QElapsedTimer clock;
@@ -244,16 +253,7 @@ TEST_CASE("closing the dialog during a run stops it once, gracefully, and the re
     test::guiApp();
     const auto folder = test::scratchDir("gui-profile-close");
     ui::MainWindow window(ui::MainWindow::Options {false});
-    window.show();
-    REQUIRE(QTest::qWaitForWindowExposed(&window));
-    ui::ProfileDialog* dialog = openProfileDialog(window);
-    REQUIRE(dialog != nullptr);
-    ui::ProfileSettings settings;
-    settings.executable = QStringLiteral(COLLECTOR_TARGET);
-    settings.arguments = QStringLiteral("sleep");
-    settings.workingDirectory = pathText(folder);
-    settings.traceCuda = false;
-    dialog->setSettings(settings);
+    ui::ProfileDialog* dialog = dialogForSleepingTarget(window, folder);
     dialog->startProfiling();
     REQUIRE(QTest::qWaitFor(
         [&] { return dialog->runPane()->outputText().contains(QStringLiteral("Collecting data")); }, 30000));

@@ -112,7 +112,15 @@ TEST_CASE("CUPTI records become kernels, copies and API calls joined by correlat
         = apiRecord(CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, 20000, 21000, 9);
     const auto copy = apiRecord(
         CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, 15500, 17500, 8);
-    for (const auto* api : {&launch, &nested, &alloc, &copy})
+    // A driver call of another thread during the copy: not nested in it, so kept.
+    const auto otherThread = [] {
+        auto a
+            = apiRecord(CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, 16000, 16500, 10);
+        a.threadId = 1002;
+        return a;
+    }();
+    // In the order CUPTI delivers them, as each call ends: a nested call before its enclosing one.
+    for (const auto* api : {&nested, &launch, &otherThread, &copy, &alloc})
         addDecoded(spool, env, api);
     CUpti_ActivityKernel10 kernel {};
     kernel.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
@@ -161,7 +169,8 @@ TEST_CASE("CUPTI records become kernels, copies and API calls joined by correlat
     for (EventRef ref : eventsOf(trace, TrackKind::CudaApi))
         apiNames.emplace_back(trace.strings[apiCallAt(trace, ref).name]);
     std::sort(apiNames.begin(), apiNames.end());
-    CHECK(apiNames == std::vector<std::string> {"cuMemAlloc", "cudaLaunchKernel", "cudaMemcpyAsync"});
+    CHECK(apiNames
+        == std::vector<std::string> {"cuMemAlloc", "cuMemAlloc", "cudaLaunchKernel", "cudaMemcpyAsync"});
 
     const auto memory = eventsOf(trace, TrackKind::Memory);
     REQUIRE(memory.size() == 1);

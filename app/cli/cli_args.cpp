@@ -1,8 +1,9 @@
-#include "cli_args.h"
+#include "app/cli/cli_args.h"
 
-#include "model/format/open_trace.h"
+#include "model/import/open_trace.h"
 
 #include <cstdio>
+#include <iostream>
 
 namespace sightline::cli {
 namespace {
@@ -64,8 +65,10 @@ std::vector<std::string> Args::positional()
 {
     std::vector<std::string> out;
     for (const auto& arg : m_args) {
-        if (arg.size() > 1 && arg[0] == '-' && m_error.empty()) m_error = "unknown option '" + arg + "'";
-        else out.push_back(arg);
+        if (arg.size() > 1 && arg[0] == '-' && m_error.empty())
+            m_error = "unknown option '" + arg + "'";
+        else
+            out.push_back(arg);
     }
     return out;
 }
@@ -78,6 +81,14 @@ std::optional<Trace> openTraceOrReport(const std::string& path)
         return std::nullopt;
     }
     return std::move(result.value());
+}
+
+int usageError(std::string_view command, std::string sentence)
+{
+    if (!sentence.ends_with('.')) sentence += '.';
+    std::cerr << "sightline " << command << ": " << sentence << " Run 'sightline " << command
+              << " --help' for usage.\n";
+    return 2;
 }
 
 } // namespace sightline::cli

@@ -2,9 +2,9 @@
 // `--name value` / `-x value` styles, and opening a trace with the one-sentence error.
 #pragma once
 
-#include "model/core/result.h"
-#include "model/core/time_text.h"
-#include "model/core/trace.h"
+#include "model/common/result.h"
+#include "model/text/time_text.h"
+#include "model/trace/trace.h"
 
 #include <optional>
 #include <string>
@@ -15,7 +15,9 @@ namespace sightline::cli {
 class Args
 {
 public:
-    explicit Args(std::vector<std::string> args) : m_args(std::move(args)) {}
+    explicit Args(std::vector<std::string> args)
+        : m_args(std::move(args))
+    { }
 
     // True if --name (or the short alias) is present; removes it.
     bool flag(std::string_view name, std::string_view shortName = {});
@@ -34,5 +36,8 @@ private:
 // prints the error sentence to stderr on failure.
 std::optional<Trace> openTraceOrReport(const std::string& path);
 
+// A usage error of `sightline COMMAND`: prints "sightline COMMAND: SENTENCE. Run 'sightline
+// COMMAND --help' for usage." to stderr and returns the exit code 2.
+int usageError(std::string_view command, std::string sentence);
 
 } // namespace sightline::cli

@@ -1,7 +1,7 @@
 // `sightline export`: writes a trace file as Nsight Systems-compatible SQLite, Chrome trace JSON
 // (Perfetto) or CSV, through the exporters of model/export.
-#include "cli_args.h"
-#include "commands.h"
+#include "app/cli/cli_args.h"
+#include "app/cli/commands.h"
 #include "model/export/exporters.h"
 
 #include <filesystem>
@@ -31,12 +31,6 @@ void printExportUsage(std::ostream& out)
            "                    a path ending in '/') or a prefix giving OUT_kernels.csv, ...\n"
            "  -f, --force       replace output files that already exist\n"
            "  -h, --help        show this help\n";
-}
-
-int usageError(const std::string& sentence)
-{
-    std::cerr << "sightline export: " << sentence << " Run 'sightline export --help' for usage.\n";
-    return 2;
 }
 
 std::optional<ExportType> parseExportType(std::string_view text)
@@ -78,22 +72,24 @@ int runExport(std::vector<std::string> arguments)
     const std::optional<std::string> outputOption = args.option("output", "o");
     const bool force = args.flag("force", "f");
     const std::vector<std::string> files = args.positional();
-    if (!args.error().empty()) return usageError(args.error() + ".");
-    if (files.size() != 1) return usageError("expected exactly one trace file.");
+    if (!args.error().empty()) return usageError("export", args.error() + ".");
+    if (files.size() != 1) return usageError("export", "expected exactly one trace file.");
 
     ExportType type = ExportType::Sqlite;
     if (typeOption) {
         const std::optional<ExportType> parsed = parseExportType(*typeOption);
-        if (!parsed) return usageError("unknown export type '" + *typeOption + "'; use sqlite, json or csv.");
+        if (!parsed)
+            return usageError(
+                "export", "unknown export type '" + *typeOption + "'; use sqlite, json or csv.");
         type = *parsed;
     }
-    if (outputOption && outputOption->empty()) return usageError("-o needs a file name.");
+    if (outputOption && outputOption->empty()) return usageError("export", "-o needs a file name.");
     const std::string& input = files.front();
     const std::string output = outputPath(type, outputOption, input);
     std::error_code ec;
     if (type != ExportType::Csv && std::filesystem::equivalent(input, output, ec))
         return usageError(
-            "the output '" + output + "' is the input file itself; choose another name with -o.");
+            "export", "the output '" + output + "' is the input file itself; choose another name with -o.");
 
     const std::optional<Trace> trace = openTraceOrReport(input);
     if (!trace) return 1;
@@ -104,13 +100,13 @@ int runExport(std::vector<std::string> arguments)
     std::string error;
     switch (type) {
     case ExportType::Sqlite:
-        error = exportSqlite(*trace, output, options);
+        error = exportSqlite(*trace, output, options).error();
         break;
     case ExportType::Json:
-        error = exportChromeTrace(*trace, output, options);
+        error = exportChromeTrace(*trace, output, options).error();
         break;
     case ExportType::Csv:
-        error = exportCsv(*trace, output, options);
+        error = exportCsv(*trace, output, options).error();
         break;
     }
     if (!error.empty()) {

@@ -1,8 +1,8 @@
 // `sightline import IN [-o OUT.rep] [--force]`: reads any trace the model opens (chosen by
-// content, see model/format/open_trace.h) and writes it as a .rep report.
-#include "cli_args.h"
-#include "commands.h"
-#include "model/format/open_trace.h"
+// content, see model/import/open_trace.h) and writes it as a .rep report.
+#include "app/cli/cli_args.h"
+#include "app/cli/commands.h"
+#include "model/import/open_trace.h"
 
 #include <filesystem>
 #include <iostream>
@@ -28,12 +28,6 @@ void printImportUsage(std::ostream& out)
            "                    .sqlite, .json or .json.gz)\n"
            "  -f, --force       replace OUT if it already exists\n"
            "  -h, --help        show this help\n";
-}
-
-int usageError(const std::string& sentence)
-{
-    std::cerr << "sightline import: " << sentence << " Run 'sightline import --help' for usage.\n";
-    return 2;
 }
 
 std::string defaultOutput(const std::string& input)
@@ -71,16 +65,16 @@ int runImport(std::vector<std::string> arguments)
     const std::optional<std::string> outputOption = args.option("output", "o");
     const bool force = args.flag("force", "f");
     const std::vector<std::string> files = args.positional();
-    if (!args.error().empty()) return usageError(args.error() + ".");
-    if (files.size() != 1) return usageError("expected exactly one file to import.");
-    if (outputOption && outputOption->empty()) return usageError("-o needs a file name.");
+    if (!args.error().empty()) return usageError("import", args.error() + ".");
+    if (files.size() != 1) return usageError("import", "expected exactly one file to import.");
+    if (outputOption && outputOption->empty()) return usageError("import", "-o needs a file name.");
     const std::string& input = files.front();
     const std::string output = outputOption ? *outputOption : defaultOutput(input);
 
     std::error_code ec;
     if (std::filesystem::equivalent(input, output, ec))
         return usageError(
-            "the output '" + output + "' is the input file itself; choose another name with -o.");
+            "import", "the output '" + output + "' is the input file itself; choose another name with -o.");
     if (!force && std::filesystem::exists(output, ec)) {
         std::cerr << "sightline import: '" << output << "' already exists; add --force to replace it.\n";
         return 1;
@@ -93,7 +87,7 @@ int runImport(std::vector<std::string> arguments)
         std::cerr << "sightline import: " << trace.error() << '\n';
         return 1;
     }
-    if (const std::string error = writeReport(trace.value(), output); !error.empty()) {
+    if (const std::string error = writeReport(trace.value(), output).error(); !error.empty()) {
         std::cerr << "sightline import: " << error << '\n';
         return 1;
     }

@@ -1,6 +1,6 @@
 // `sightline info FILE`: what a report holds, at a glance.
-#include "cli_args.h"
-#include "commands.h"
+#include "app/cli/cli_args.h"
+#include "app/cli/commands.h"
 
 #include <cstdio>
 #include <ctime>
@@ -10,8 +10,9 @@
 namespace sightline::cli {
 namespace {
 
-constexpr const char* kUsage = "Usage: sightline info FILE\n"
-                               "Prints the report's metadata, event counts per kind, time span and diagnostics.\n";
+constexpr const char* kUsage
+    = "Usage: sightline info FILE\n"
+      "Prints the report's metadata, event counts per kind, time span and diagnostics.\n";
 
 std::string utcText(int64_t ns)
 {
@@ -27,7 +28,8 @@ std::string utcText(int64_t ns)
 std::string joined(const std::vector<std::string>& parts)
 {
     std::string out;
-    for (const auto& p : parts) out += (out.empty() ? "" : " ") + p;
+    for (const auto& p : parts)
+        out += (out.empty() ? "" : " ") + p;
     return out;
 }
 
@@ -36,8 +38,8 @@ void line(const char* key, const std::string& value)
     if (!value.empty()) std::printf("  %-20s %s\n", key, value.c_str());
 }
 
-constexpr const char* kKindNames[kTrackKindCount] = {"CUDA API calls", "NVTX ranges and marks", "OS runtime calls",
-                                                     "CUDA kernels", "Memory operations", "Synchronizations"};
+constexpr const char* kKindNames[kTrackKindCount] = {"CUDA API calls", "NVTX ranges and marks",
+    "OS runtime calls", "CUDA kernels", "Memory operations", "Synchronizations"};
 
 } // namespace
 
@@ -51,14 +53,15 @@ int runInfo(std::vector<std::string> argv)
     const auto files = args.positional();
     if (!args.error().empty() || files.size() != 1) {
         std::fprintf(stderr, "sightline info: %s.\n%s",
-                     args.error().empty() ? "give exactly one report file" : args.error().c_str(), kUsage);
+            args.error().empty() ? "give exactly one report file" : args.error().c_str(), kUsage);
         return 2;
     }
     auto trace = openTraceOrReport(files[0]);
     if (!trace) return 1;
     const ReportMetadata& m = trace->metadata;
 
-    std::printf("Report %s (%.1f MB)\n", files[0].c_str(), double(std::filesystem::file_size(files[0])) / 1e6);
+    std::printf(
+        "Report %s (%.1f MB)\n", files[0].c_str(), double(std::filesystem::file_size(files[0])) / 1e6);
     line("Producer", m.toolVersion + (m.producer.empty() ? "" : " (" + m.producer + ")"));
     line("Command line", joined(m.commandLine));
     line("Working directory", m.workingDirectory);
@@ -69,16 +72,17 @@ int runInfo(std::vector<std::string> argv)
     line("Driver", m.driverVersion);
     line("CUDA", m.cudaVersion);
     line("CUPTI", m.cuptiVersion);
-    for (const auto& [key, value] : m.options) line(("Option " + key).c_str(), value);
+    for (const auto& [key, value] : m.options)
+        line(("Option " + key).c_str(), value);
     for (const auto& gpu : trace->gpus)
-        std::printf("  GPU %-16u %s, cc %u.%u, %u SMs, %.1f GB, %s, bus %s\n", gpu.device.value, gpu.name.c_str(),
-                    gpu.computeMajor, gpu.computeMinor, gpu.smCount, double(gpu.memoryBytes) / 1e9, gpu.uuid.c_str(),
-                    gpu.busId.c_str());
+        std::printf("  GPU %-16u %s, cc %u.%u, %u SMs, %.1f GB, %s, bus %s\n", gpu.device.value,
+            gpu.name.c_str(), gpu.computeMajor, gpu.computeMinor, gpu.smCount, double(gpu.memoryBytes) / 1e9,
+            gpu.uuid.c_str(), gpu.busId.c_str());
 
     std::printf("\nTime span: %.6f s (%lld ns to %lld ns)\n", double(trace->span.duration()) / 1e9,
-                static_cast<long long>(trace->span.start), static_cast<long long>(trace->span.end));
+        static_cast<long long>(trace->span.start), static_cast<long long>(trace->span.end));
     std::printf("Processes: %zu, threads: %zu, GPUs: %zu, streams: %zu, rows: %zu\n", trace->processes.size(),
-                trace->threads.size(), trace->gpus.size(), trace->streams.size(), trace->tracks.size());
+        trace->threads.size(), trace->gpus.size(), trace->streams.size(), trace->tracks.size());
     std::printf("\nEvents: %zu\n", trace->eventCount());
     for (int k = 0; k < kTrackKindCount; ++k)
         std::printf("  %-24s %zu\n", kKindNames[k], trace->eventCount(TrackKind(k)));

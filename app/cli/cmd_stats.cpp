@@ -1,10 +1,10 @@
 // `sightline stats`: the nsys-style summary reports of a trace file, as a text table, CSV or
 // JSON, for the whole trace or a time range.
-#include "cli_args.h"
-#include "commands.h"
+#include "app/cli/cli_args.h"
+#include "app/cli/commands.h"
+#include "app/cli/stats_output.h"
 #include "model/stats/stats_engine.h"
 #include "model/stats/stats_table.h"
-#include "stats_output.h"
 
 #include <algorithm>
 #include <iostream>
@@ -31,13 +31,6 @@ void printStatsUsage(std::ostream& out)
            "      --range S:E      only events that START in [S, E); times in ns, or with a unit\n"
            "                       (ns, us, ms, s), e.g. --range 1.5s:2s\n"
            "  -h, --help           show this help\n";
-}
-
-int usageError(std::string sentence)
-{
-    if (!sentence.ends_with('.')) sentence += '.';
-    std::cerr << "sightline stats: " << sentence << " Run 'sightline stats --help' for usage.\n";
-    return 2;
 }
 
 // "cuda_api_sum,nvtx_sum" -> ids; the first unknown name is a usage error.
@@ -82,14 +75,14 @@ int runStats(std::vector<std::string> arguments)
     const std::optional<std::string> formatOption = args.option("format", "f");
     const std::optional<std::string> rangeOption = args.option("range");
     const std::vector<std::string> files = args.positional();
-    if (!args.error().empty()) return usageError(args.error());
-    if (files.size() != 1) return usageError("expected exactly one trace file.");
+    if (!args.error().empty()) return usageError("stats", args.error());
+    if (files.size() != 1) return usageError("stats", "expected exactly one trace file.");
 
     std::vector<StatsReportId> ids;
     if (reportOption) {
         std::string error;
         auto parsed = parseReportList(*reportOption, error);
-        if (!parsed) return usageError(error);
+        if (!parsed) return usageError("stats", error);
         ids = std::move(*parsed);
     } else {
         for (const StatsReportInfo& info : statsReportCatalog())
@@ -99,7 +92,8 @@ int runStats(std::vector<std::string> arguments)
     StatsFormat format = StatsFormat::Table;
     if (formatOption) {
         const std::optional<StatsFormat> parsed = parseStatsFormat(*formatOption);
-        if (!parsed) return usageError("unknown format '" + *formatOption + "'; use table, csv or json.");
+        if (!parsed)
+            return usageError("stats", "unknown format '" + *formatOption + "'; use table, csv or json.");
         format = *parsed;
     }
 
@@ -107,10 +101,10 @@ int runStats(std::vector<std::string> arguments)
     if (rangeOption) {
         range = parseTimeRange(*rangeOption);
         if (!range)
-            return usageError(
+            return usageError("stats",
                 "--range '" + *rangeOption + "' is not START:END with END at or after START (e.g. 0:500ms).");
         if (range->empty())
-            return usageError("--range '" + *rangeOption + "' is empty; END must be after START.");
+            return usageError("stats", "--range '" + *rangeOption + "' is empty; END must be after START.");
     }
 
     const std::optional<Trace> trace = openTraceOrReport(files.front());

@@ -1,5 +1,5 @@
 // sightline: the command-line front end. Dispatches to one function per subcommand.
-#include "commands.h"
+#include "app/cli/commands.h"
 
 #ifdef SIGHTLINE_WITH_COLLECTOR
 #include "collector/launcher/profile_command.h"
@@ -12,21 +12,22 @@
 
 namespace {
 
-constexpr std::string_view kUsage =
-    "Usage: sightline <command> [options] FILE\n"
-    "FILE is a .rep report, an Nsight Systems SQLite export or a PyTorch profiler trace (.json, .json.gz).\n"
-    "\n"
-    "Commands:\n"
+constexpr std::string_view kUsage
+    = "Usage: sightline <command> [options] FILE\n"
+      "FILE is a .rep report, an Nsight Systems SQLite export or a PyTorch profiler trace (.json, "
+      ".json.gz).\n"
+      "\n"
+      "Commands:\n"
 #ifdef SIGHTLINE_WITH_COLLECTOR
-    "  profile  run a program and record its CUDA, NVTX and OS runtime activity into a .rep report\n"
+      "  profile  run a program and record its CUDA, NVTX and OS runtime activity into a .rep report\n"
 #endif
-    "  info     metadata, event counts per kind, time span and diagnostics of a report\n"
-    "  stats    nsys-style summary tables (cuda_api_sum, cuda_gpu_kern_sum, ...)\n"
-    "  export   write a report as Nsight Systems SQLite, Chrome trace JSON or CSV\n"
-    "  import   convert an Nsight Systems SQLite export or a PyTorch profiler JSON trace to .rep\n"
-    "\n"
-    "Run 'sightline <command> --help' for a command's options.\n"
-    "Options: --help, --version\n";
+      "  info     metadata, event counts per kind, time span and diagnostics of a report\n"
+      "  stats    nsys-style summary tables (cuda_api_sum, cuda_gpu_kern_sum, ...)\n"
+      "  export   write a report as Nsight Systems SQLite, Chrome trace JSON or CSV\n"
+      "  import   convert an Nsight Systems SQLite export or a PyTorch profiler JSON trace to .rep\n"
+      "\n"
+      "Run 'sightline <command> --help' for a command's options.\n"
+      "Options: --help, --version\n";
 
 } // namespace
 
@@ -49,17 +50,18 @@ int main(int argc, char** argv)
     if (command == "import") return sightline::cli::runImport(args);
     if (command == "profile") {
 #ifdef SIGHTLINE_WITH_COLLECTOR
-        return sightline::collector::runProfile(args, [](const std::string& report) {
-            return sightline::cli::runStats({report});
-        });
+        return sightline::collector::runProfile(
+            args, [](const std::string& report) { return sightline::cli::runStats({report}); });
 #else
-        std::fputs("sightline: this build has no collector (it was built without the CUDA toolkit's CUPTI and "
-                   "NVTX headers); rebuild with the toolkit at /usr/local/cuda to use 'profile'.\n",
-                   stderr);
+        std::fputs(
+            "sightline: this build has no collector (it was built without the CUDA toolkit's CUPTI and "
+            "NVTX headers); rebuild with the toolkit at /usr/local/cuda to use 'profile'.\n",
+            stderr);
         return 2;
 #endif
     }
-    std::fprintf(stderr, "sightline: unknown command '%s'; run 'sightline --help' for the list of commands.\n",
-                 command.c_str());
+    std::fprintf(stderr,
+        "sightline: unknown command '%s'; run 'sightline --help' for the list of commands.\n",
+        command.c_str());
     return 2;
 }

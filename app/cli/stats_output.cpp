@@ -1,4 +1,7 @@
-#include "stats_output.h"
+#include "app/cli/stats_output.h"
+
+#include "model/text/csv_writer.h"
+#include "model/text/json_string.h"
 
 #include <algorithm>
 #include <charconv>
@@ -45,48 +48,18 @@ std::string plainCell(const StatsCell& cell)
     return std::get<std::string>(cell);
 }
 
-std::string csvField(const std::string& text)
+std::string csvField(std::string_view text)
 {
-    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-    std::string quoted = "\"";
-    for (char c : text) {
-        if (c == '"') quoted += '"';
-        quoted += c;
-    }
-    return quoted + '"';
+    std::string out;
+    appendCsvField(out, text);
+    return out;
 }
 
 std::string jsonString(std::string_view text)
 {
-    std::string out = "\"";
-    for (char c : text) {
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                char escaped[8];
-                std::snprintf(escaped, sizeof escaped, "\\u%04x", unsigned(static_cast<unsigned char>(c)));
-                out += escaped;
-            } else {
-                out += c;
-            }
-        }
-    }
-    return out + '"';
+    std::string out;
+    appendJsonString(out, text);
+    return out;
 }
 
 std::string jsonValue(const StatsCell& cell)

@@ -1,4 +1,4 @@
-#include "clock.h"
+#include "collector/inject/clock.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -53,7 +53,7 @@ void initializeClock()
     const bool forceMonotonic = choice && strcmp(choice, "monotonic") == 0;
     const bool forceTsc = SIGHTLINE_HAS_TSC && choice && strcmp(choice, "tsc") == 0;
     g_tickSource = forceTsc || (!forceMonotonic && invariantTsc()) ? spool::TickSource::Tsc
-                                                                     : spool::TickSource::MonotonicNs;
+                                                                   : spool::TickSource::MonotonicNs;
 }
 
 } // namespace sightline::inject

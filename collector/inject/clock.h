@@ -2,7 +2,7 @@
 // else CLOCK_MONOTONIC nanoseconds (spool/clock_sync.h explains how ticks become time).
 #pragma once
 
-#include "../spool/clock_sync.h"
+#include "collector/spool/clock_sync.h"
 
 #include <atomic>
 #include <cstdint>

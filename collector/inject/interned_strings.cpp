@@ -1,6 +1,6 @@
-#include "interned_strings.h"
+#include "collector/inject/interned_strings.h"
 
-#include "thread_state.h"
+#include "collector/inject/thread_state.h"
 
 #include <cstring>
 #include <deque>

@@ -1,6 +1,6 @@
-#include "nvtx_registry.h"
+#include "collector/inject/nvtx_registry.h"
 
-#include "thread_state.h"
+#include "collector/inject/thread_state.h"
 
 #include <cstring>
 #include <pthread.h>

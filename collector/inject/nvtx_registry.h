@@ -7,7 +7,7 @@
 // spool file gets them again.
 #pragma once
 
-#include "interned_strings.h"
+#include "collector/inject/interned_strings.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "process_info.h"
+#include "collector/inject/process_info.h"
 
 #include <cstddef>
 #include <cstdlib>

@@ -3,8 +3,8 @@
 // list plus the MPI/torchrun rank variables). Runs on the writer, never on a hot path.
 #pragma once
 
-#include "../spool/clock_sync.h"
-#include "spool_file.h"
+#include "collector/inject/spool_file.h"
+#include "collector/spool/clock_sync.h"
 
 namespace sightline::inject {
 

@@ -2,8 +2,8 @@
 // plus text, fill it, commit. All inline, lock-free and malloc-free, for the hot paths.
 #pragma once
 
-#include "../spool/spool_format.h"
-#include "thread_buffer.h"
+#include "collector/inject/thread_buffer.h"
+#include "collector/spool/spool_format.h"
 
 #include <atomic>
 #include <cstring>

@@ -1,11 +1,11 @@
-#include "session.h"
+#include "collector/inject/session.h"
 
-#include "clock.h"
-#include "interned_strings.h"
-#include "nvtx_registry.h"
-#include "spool_writer.h"
-#include "thread_buffer.h"
-#include "thread_state.h"
+#include "collector/inject/clock.h"
+#include "collector/inject/interned_strings.h"
+#include "collector/inject/nvtx_registry.h"
+#include "collector/inject/spool_writer.h"
+#include "collector/inject/thread_buffer.h"
+#include "collector/inject/thread_state.h"
 
 #include <cerrno>
 #include <cstdlib>

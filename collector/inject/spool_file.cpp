@@ -1,4 +1,4 @@
-#include "spool_file.h"
+#include "collector/inject/spool_file.h"
 
 #include <cerrno>
 #include <cstdio>

@@ -6,7 +6,7 @@
 // one of its files; we reopen ours instead.
 #pragma once
 
-#include "../spool/spool_format.h"
+#include "collector/spool/spool_format.h"
 
 #include <cstddef>
 #include <cstdint>

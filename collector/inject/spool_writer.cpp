@@ -1,13 +1,13 @@
-#include "spool_writer.h"
+#include "collector/inject/spool_writer.h"
 
-#include "clock.h"
-#include "interned_strings.h"
-#include "nvtx_registry.h"
-#include "process_info.h"
-#include "records.h"
-#include "session.h"
-#include "spool_file.h"
-#include "thread_buffer.h"
+#include "collector/inject/clock.h"
+#include "collector/inject/interned_strings.h"
+#include "collector/inject/nvtx_registry.h"
+#include "collector/inject/process_info.h"
+#include "collector/inject/records.h"
+#include "collector/inject/session.h"
+#include "collector/inject/spool_file.h"
+#include "collector/inject/thread_buffer.h"
 
 #include <csignal>
 #include <cstring>

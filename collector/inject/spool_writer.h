@@ -4,7 +4,7 @@
 // drain lock serialises drains; producers never take it.
 #pragma once
 
-#include "../spool/clock_sync.h"
+#include "collector/spool/clock_sync.h"
 
 #include <cstdint>
 

@@ -1,6 +1,6 @@
-#include "thread_buffer.h"
+#include "collector/inject/thread_buffer.h"
 
-#include "records.h"
+#include "collector/inject/records.h"
 
 #include <cstring>
 #include <linux/futex.h>

@@ -12,7 +12,7 @@
 // exited thread is drained, then reused by the next new thread.
 #pragma once
 
-#include "thread_state.h"
+#include "collector/inject/thread_state.h"
 
 #include <atomic>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "inject_environment.h"
+#include "collector/launcher/inject_environment.h"
 
 #include "collector/spool/spool_format.h"
 
@@ -29,7 +29,7 @@ std::map<std::string, std::string> currentEnvironment()
     std::map<std::string, std::string> variables;
     for (char** entry = environ; entry && *entry; ++entry) {
         const std::string text(*entry);
-        if (text.starts_with("SIGHTLINE_PROGRESS_INTERVAL=")) continue;  // the launcher's, not the target's
+        if (text.starts_with("SIGHTLINE_PROGRESS_INTERVAL=")) continue; // the launcher's, not the target's
         const size_t equals = text.find('=');
         if (equals != std::string::npos) variables[text.substr(0, equals)] = text.substr(equals + 1);
     }

@@ -4,7 +4,7 @@
 // already owns (nsys sets the same injection variables) is left alone and reported.
 #pragma once
 
-#include "profile_options.h"
+#include "collector/launcher/profile_options.h"
 
 #include <string>
 #include <vector>

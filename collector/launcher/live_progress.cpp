@@ -1,4 +1,4 @@
-#include "live_progress.h"
+#include "collector/launcher/live_progress.h"
 
 #include "collector/spool/spool_format.h"
 
@@ -13,8 +13,16 @@ bool isEvent(spool::RecordType type)
 {
     using T = spool::RecordType;
     switch (type) {
-    case T::NvtxPush: case T::NvtxPushPlain: case T::NvtxStart: case T::NvtxMark: case T::OsCall:
-    case T::CudaApi: case T::CudaKernel: case T::CudaMemcpy: case T::CudaMemset: case T::CudaSync:
+    case T::NvtxPush:
+    case T::NvtxPushPlain:
+    case T::NvtxStart:
+    case T::NvtxMark:
+    case T::OsCall:
+    case T::CudaApi:
+    case T::CudaKernel:
+    case T::CudaMemcpy:
+    case T::CudaMemset:
+    case T::CudaSync:
         return true;
     default:
         return false;
@@ -27,7 +35,8 @@ uint64_t SpoolEventCounter::count()
 {
     std::error_code error;
     for (const auto& entry : std::filesystem::directory_iterator(m_spoolDir, error))
-        if (entry.path().extension() == spool::kFileSuffix) scan(entry.path().string(), m_files[entry.path().string()]);
+        if (entry.path().extension() == spool::kFileSuffix)
+            scan(entry.path().string(), m_files[entry.path().string()]);
     return m_events;
 }
 

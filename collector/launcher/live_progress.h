@@ -14,7 +14,9 @@ namespace sightline::collector {
 class SpoolEventCounter
 {
 public:
-    explicit SpoolEventCounter(std::string spoolDir) : m_spoolDir(std::move(spoolDir)) {}
+    explicit SpoolEventCounter(std::string spoolDir)
+        : m_spoolDir(std::move(spoolDir))
+    { }
 
     // Events recorded so far in every spool file of the folder (one per range, call or GPU
     // operation: the closing record of a range is not counted).
@@ -23,7 +25,7 @@ public:
 private:
     struct FileState
     {
-        uint64_t offset = 0;   // the next record header to read
+        uint64_t offset = 0; // the next record header to read
         bool headerSkipped = false;
     };
     void scan(const std::string& path, FileState& state);

@@ -1,4 +1,4 @@
-#include "output_path.h"
+#include "collector/launcher/output_path.h"
 
 #include <filesystem>
 

@@ -4,7 +4,7 @@
 // exists is refused unless --force-overwrite.
 #pragma once
 
-#include "model/core/result.h"
+#include "model/common/result.h"
 
 #include <cstdint>
 #include <string>

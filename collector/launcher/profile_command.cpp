@@ -1,12 +1,12 @@
-#include "profile_command.h"
+#include "collector/launcher/profile_command.h"
 
-#include "inject_environment.h"
-#include "live_progress.h"
+#include "collector/convert/assemble/spool_merge.h"
+#include "collector/launcher/inject_environment.h"
+#include "collector/launcher/live_progress.h"
+#include "collector/launcher/output_path.h"
+#include "collector/launcher/profile_options.h"
+#include "collector/launcher/target_process.h"
 #include "model/format/report_io.h"
-#include "output_path.h"
-#include "profile_options.h"
-#include "spool_merge.h"
-#include "target_process.h"
 
 #include <chrono>
 #include <cstdio>
@@ -111,7 +111,7 @@ int runProfile(std::vector<std::string> args, const StatsPrinter& printStats)
     SessionInfo session;
     session.spoolDir = spoolDir;
     session.command = options.command;
-    session.options = options;
+    session.options = options.conversion();
     std::error_code cwdError;
     session.workingDirectory = std::filesystem::current_path(cwdError).string();
     session.launcherTicks = launcherTickSource();
@@ -135,7 +135,8 @@ int runProfile(std::vector<std::string> args, const StatsPrinter& printStats)
     const auto began = std::chrono::steady_clock::now();
     auto reportProgress = [&] {
         char line[128];
-        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+        const double elapsed
+            = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
         std::snprintf(line, sizeof line, "Collecting data: %.1f s, %llu events so far", elapsed,
             static_cast<unsigned long long>(counter.count()));
         progress.say(line);
@@ -163,7 +164,7 @@ int runProfile(std::vector<std::string> args, const StatsPrinter& printStats)
             std::filesystem::remove_all(spoolDir, ignored);
         });
     const auto writeStart = std::chrono::steady_clock::now();
-    const std::string error = writeReport(merged.trace, reportPath);
+    const std::string error = writeReport(merged.trace, reportPath).error();
     merged.phaseSeconds.emplace_back(
         "write report", std::chrono::duration<double>(std::chrono::steady_clock::now() - writeStart).count());
     if (std::getenv("SIGHTLINE_TIMINGS"))

@@ -1,4 +1,4 @@
-#include "profile_options.h"
+#include "collector/launcher/profile_options.h"
 
 #include <cmath>
 #include <optional>
@@ -254,6 +254,11 @@ std::string profileUsage()
            "      --show-output=BOOL     pass the target's stdout and stderr through (default true)\n"
            "  -q, --quiet                print nothing but errors\n"
            "  -h, --help                 this text\n";
+}
+
+ConversionOptions ProfileOptions::conversion() const
+{
+    return {osrtThresholdNs, capture, asMetadata(), environment};
 }
 
 } // namespace sightline::collector

@@ -3,9 +3,9 @@
 // sentence saying which option is wrong and what is accepted.
 #pragma once
 
-#include "capture_window.h"
+#include "collector/convert/assemble/spool_merge.h"
+#include "model/common/result.h"
 #include "model/core/metadata.h"
-#include "model/core/result.h"
 
 #include <string>
 #include <utility>
@@ -32,6 +32,8 @@ struct ProfileOptions
     std::string traceList() const; // "cuda,nvtx,osrt" or "none"
     // The options as the report's metadata lists them.
     KeyValueList asMetadata() const;
+    // What converting the recording into a report needs of these options.
+    ConversionOptions conversion() const;
 };
 
 Result<ProfileOptions> parseProfileOptions(const std::vector<std::string>& args);

@@ -1,4 +1,4 @@
-#include "target_process.h"
+#include "collector/launcher/target_process.h"
 
 #include <atomic>
 #include <cerrno>
@@ -128,8 +128,8 @@ Result<pid_t> TargetProcess::start(
     return pid;
 }
 
-TargetExit TargetProcess::wait(std::optional<Duration> stopAfter, const std::function<void()>& onTick,
-    Duration tickInterval)
+TargetExit TargetProcess::wait(
+    std::optional<Duration> stopAfter, const std::function<void()>& onTick, Duration tickInterval)
 {
     int status = 0;
     const auto now = std::chrono::steady_clock::now;

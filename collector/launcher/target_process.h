@@ -5,7 +5,7 @@
 // signals addressed to the launcher alone are forwarded.
 #pragma once
 
-#include "model/core/result.h"
+#include "model/common/result.h"
 #include "model/core/time.h"
 
 #include <functional>

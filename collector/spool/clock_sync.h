@@ -5,7 +5,7 @@
 // is a few nanoseconds. Header-only, no allocation, safe inside the target.
 #pragma once
 
-#include "spool_format.h"
+#include "collector/spool/spool_format.h"
 
 #include <cstdint>
 #include <time.h>

@@ -1,4 +1,4 @@
-#include "trace_builder.h"
+#include "model/build/trace_builder.h"
 
 #include <algorithm>
 #include <numeric>
@@ -6,12 +6,12 @@
 namespace sightline {
 namespace {
 
-template <class T>
-void permute(std::vector<T>& column, const std::vector<uint32_t>& destination)
+template <class T> void permute(std::vector<T>& column, const std::vector<uint32_t>& destination)
 {
     if (column.empty()) return;
     std::vector<T> out(column.size());
-    for (size_t i = 0; i < column.size(); ++i) out[destination[i]] = column[i];
+    for (size_t i = 0; i < column.size(); ++i)
+        out[destination[i]] = column[i];
     column.swap(out);
 }
 
@@ -55,11 +55,14 @@ bool assignLanes(const EventColumns& ev, const std::vector<uint32_t>& order, Lan
         std::erase_if(openEnds, [s](Timestamp end) { return end <= s; });
         uint32_t depth = 0;
         for (Timestamp end : openEnds) {
-            if (end >= e) ++depth;
-            else lanes.nested = false;
+            if (end >= e)
+                ++depth;
+            else
+                lanes.nested = false;
         }
         uint32_t lane = depth;
-        while (lane < lanes.end.size() && lanes.end[lane] > s) ++lane;
+        while (lane < lanes.end.size() && lanes.end[lane] > s)
+            ++lane;
         if (lane != depth) lanes.nested = false;
         if (lane == lanes.end.size()) lanes.end.push_back(e);
         lanes.end[lane] = e;
@@ -93,7 +96,8 @@ void layOutTrack(Track& track)
         if (n > 0) track.laneBegin[1] = uint32_t(n);
         if (order.empty()) return;
     } else {
-        for (uint32_t i = 0; i < n; ++i) ++track.laneBegin[laneOfEvent[i] + 1];
+        for (uint32_t i = 0; i < n; ++i)
+            ++track.laneBegin[laneOfEvent[i] + 1];
         std::partial_sum(track.laneBegin.begin(), track.laneBegin.end(), track.laneBegin.begin());
     }
     std::vector<uint32_t> next(track.laneBegin.begin(), track.laneBegin.end() - 1);
@@ -104,7 +108,8 @@ void layOutTrack(Track& track)
     }
 
     bool identity = true;
-    for (uint32_t i = 0; i < n && identity; ++i) identity = destination[i] == i;
+    for (uint32_t i = 0; i < n && identity; ++i)
+        identity = destination[i] == i;
     if (!identity) {
         permute(ev.start, destination);
         permute(ev.end, destination);

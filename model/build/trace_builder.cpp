@@ -1,6 +1,7 @@
-#include "trace_builder.h"
+#include "model/build/trace_builder.h"
 
-#include "../core/event_access.h"
+#include "model/common/parallel_for.h"
+#include "model/trace/event_access.h"
 
 #include <algorithm>
 #include <atomic>
@@ -8,8 +9,7 @@
 
 namespace sightline {
 
-template <class T>
-uint32_t TraceBuilder::Interner<T>::intern(std::vector<T>& table, const T& value)
+template <class T> uint32_t TraceBuilder::Interner<T>::intern(std::vector<T>& table, const T& value)
 {
     if (last < table.size() && table[last] == value) return last;
     auto [it, inserted] = ids.try_emplace(value, uint32_t(table.size()));
@@ -22,8 +22,7 @@ TraceBuilder::TraceBuilder() = default;
 namespace {
 
 // Replaces the entry `same` finds, or appends; returns true when it appended.
-template <class T, class Same>
-bool upsert(std::vector<T>& list, T value, Same same)
+template <class T, class Same> bool upsert(std::vector<T>& list, T value, Same same)
 {
     auto it = std::find_if(list.begin(), list.end(), same);
     if (it != list.end()) {
@@ -77,7 +76,8 @@ DomainId TraceBuilder::addDomain(std::string_view name)
     for (const auto& d : m_trace.domains)
         if (d.name == name) return d.id;
     uint32_t next = 1;
-    for (const auto& d : m_trace.domains) next = std::max(next, d.id.value + 1);
+    for (const auto& d : m_trace.domains)
+        next = std::max(next, d.id.value + 1);
     m_trace.domains.push_back({DomainId(next), std::string(name)});
     return DomainId(next);
 }
@@ -225,24 +225,17 @@ Trace TraceBuilder::build(unsigned threads)
     *this = TraceBuilder();
 
     // Tracks in key order, so equal inputs give equal traces whatever the arrival order.
-    std::sort(trace.tracks.begin(), trace.tracks.end(), [](const Track& a, const Track& b) { return a.key < b.key; });
-    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-    std::atomic<size_t> next {0};
-    auto work = [&] {
-        for (size_t i; (i = next.fetch_add(1)) < trace.tracks.size();) layOutTrack(trace.tracks[i]);
-    };
-    {
-        std::vector<std::jthread> workers;
-        for (unsigned t = 1; t < threads; ++t) workers.emplace_back(work);
-        work();
-    }
+    std::sort(trace.tracks.begin(), trace.tracks.end(),
+        [](const Track& a, const Track& b) { return a.key < b.key; });
+    parallelFor(
+        trace.tracks.size(), [&](size_t i) { layOutTrack(trace.tracks[i]); }, threads);
 
     std::sort(trace.processes.begin(), trace.processes.end(), [](auto& a, auto& b) { return a.pid < b.pid; });
     std::sort(trace.threads.begin(), trace.threads.end(),
-              [](auto& a, auto& b) { return std::pair(a.pid, a.tid) < std::pair(b.pid, b.tid); });
+        [](auto& a, auto& b) { return std::pair(a.pid, a.tid) < std::pair(b.pid, b.tid); });
     std::sort(trace.gpus.begin(), trace.gpus.end(), [](auto& a, auto& b) { return a.device < b.device; });
     std::sort(trace.contexts.begin(), trace.contexts.end(),
-              [](auto& a, auto& b) { return std::tuple(a.device, a.context) < std::tuple(b.device, b.context); });
+        [](auto& a, auto& b) { return std::tuple(a.device, a.context) < std::tuple(b.device, b.context); });
     std::sort(trace.streams.begin(), trace.streams.end(), [](auto& a, auto& b) {
         return std::tuple(a.device, a.context, a.stream) < std::tuple(b.device, b.context, b.stream);
     });

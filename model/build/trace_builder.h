@@ -4,8 +4,8 @@
 // by lane and builds the indexes.
 #pragma once
 
-#include "../core/events.h"
-#include "../core/trace.h"
+#include "model/core/events.h"
+#include "model/trace/trace.h"
 
 #include <map>
 #include <set>
@@ -23,12 +23,12 @@ public:
     const StringTable& strings() const { return m_trace.strings; }
 
     void addProcess(Process process);
-    void addThread(Thread thread);          // a later call for the same tid renames it
+    void addThread(Thread thread); // a later call for the same tid renames it
     void addGpu(Gpu gpu);
     void addContext(CudaContext context);
     void addStream(CudaStream stream);
     DomainId addDomain(std::string_view name); // the id of an existing domain of that name, or a new one
-    void addDomain(NvtxDomain domain);          // with a given id (importers, reader)
+    void addDomain(NvtxDomain domain); // with a given id (importers, reader)
     void addDiagnostic(Diagnostic diagnostic);
 
     // Get-or-create the track of a row. A host track belongs to a thread; a GPU track to a
@@ -74,8 +74,7 @@ public:
 private:
     // Interns descriptors; consecutive events usually share one, so the last id is checked
     // before the hash table.
-    template <class T>
-    struct Interner
+    template <class T> struct Interner
     {
         std::unordered_map<T, uint32_t, DescriptorHash> ids;
         uint32_t last = UINT32_MAX;
@@ -89,15 +88,15 @@ private:
     std::map<TrackKey, TrackId> m_trackIds;
     std::set<uint32_t> m_knownPids;
     std::set<uint32_t> m_knownTids;
-    std::set<std::pair<uint32_t, uint32_t>> m_knownContexts;  // (device, context)
-    std::set<std::tuple<uint32_t, uint32_t, uint32_t>> m_knownStreams;  // (device, context, stream)
+    std::set<std::pair<uint32_t, uint32_t>> m_knownContexts; // (device, context)
+    std::set<std::tuple<uint32_t, uint32_t, uint32_t>> m_knownStreams; // (device, context, stream)
     Interner<ApiResult> m_apiResults;
     Interner<KernelLaunch> m_kernelLaunches;
     Interner<MemoryOp> m_memoryOps;
     Interner<SyncOp> m_syncOps;
     Interner<NvtxAttributes> m_nvtxAttributes;
-    std::vector<StringId> m_memoryOpNames;  // per MemoryOp id
-    std::vector<StringId> m_syncOpNames;    // per SyncOp id
+    std::vector<StringId> m_memoryOpNames; // per MemoryOp id
+    std::vector<StringId> m_syncOpNames; // per SyncOp id
     size_t m_events = 0;
 };
 

@@ -1,4 +1,4 @@
-#include "descriptors.h"
+#include "model/core/descriptors.h"
 
 namespace sightline {
 namespace {
@@ -25,8 +25,10 @@ size_t DescriptorHash::operator()(const KernelLaunch& d) const noexcept
 {
     Mixer m;
     m.add(d.shortName.value).add(d.mangledName.value);
-    for (auto v : d.grid) m.add(v);
-    for (auto v : d.block) m.add(v);
+    for (auto v : d.grid)
+        m.add(v);
+    for (auto v : d.block)
+        m.add(v);
     m.add(d.registersPerThread).add(d.staticSharedMemory).add(d.dynamicSharedMemory);
     m.add(d.localMemoryPerThread).add(d.localMemoryTotal).add(uint64_t(d.launchType));
     m.add(d.graphId).add(d.graphNodeId);

@@ -4,8 +4,8 @@
 // one id, which keeps the resident cost of a kernel at a handful of bytes.
 #pragma once
 
-#include "enums.h"
-#include "ids.h"
+#include "model/core/enums.h"
+#include "model/core/ids.h"
 
 #include <array>
 #include <cstdint>
@@ -22,8 +22,8 @@ struct ApiResult
 
 struct KernelLaunch
 {
-    StringId shortName;                 // "saxpy"
-    StringId mangledName;               // "_Z5saxpyifPfS_" (may equal the demangled name)
+    StringId shortName; // "saxpy"
+    StringId mangledName; // "_Z5saxpyifPfS_" (may equal the demangled name)
     std::array<uint32_t, 3> grid {1, 1, 1};
     std::array<uint32_t, 3> block {1, 1, 1};
     uint32_t registersPerThread = 0;
@@ -32,7 +32,7 @@ struct KernelLaunch
     uint32_t localMemoryPerThread = 0;
     uint64_t localMemoryTotal = 0;
     LaunchType launchType = LaunchType::Regular;
-    uint32_t graphId = 0;               // 0: not launched from a CUDA graph
+    uint32_t graphId = 0; // 0: not launched from a CUDA graph
     uint64_t graphNodeId = 0;
     friend bool operator==(const KernelLaunch&, const KernelLaunch&) = default;
 };
@@ -40,11 +40,11 @@ struct KernelLaunch
 struct MemoryOp
 {
     MemoryOpKind kind = MemoryOpKind::Memcpy;
-    CopyKind copyKind = CopyKind::Unknown;     // memcpy only
-    MemoryKind srcKind = MemoryKind::Unknown;  // memcpy source, or the memset target's kind
-    MemoryKind dstKind = MemoryKind::Unknown;  // memcpy only
-    uint32_t memsetValue = 0;                  // memset only
-    DeviceId srcDevice;                        // memcpy only (peer copies)
+    CopyKind copyKind = CopyKind::Unknown; // memcpy only
+    MemoryKind srcKind = MemoryKind::Unknown; // memcpy source, or the memset target's kind
+    MemoryKind dstKind = MemoryKind::Unknown; // memcpy only
+    uint32_t memsetValue = 0; // memset only
+    DeviceId srcDevice; // memcpy only (peer copies)
     DeviceId dstDevice;
     friend bool operator==(const MemoryOp&, const MemoryOp&) = default;
 };
@@ -52,7 +52,7 @@ struct MemoryOp
 struct SyncOp
 {
     SyncType type = SyncType::Unknown;
-    uint32_t eventId = 0;              // the CUDA event waited on, when there is one
+    uint32_t eventId = 0; // the CUDA event waited on, when there is one
     friend bool operator==(const SyncOp&, const SyncOp&) = default;
 };
 
@@ -61,11 +61,11 @@ struct NvtxAttributes
     NvtxStyle style = NvtxStyle::PushPop;
     DomainId domain;
     uint32_t category = 0;
-    uint32_t color = 0;                // ARGB
+    uint32_t color = 0; // ARGB
     bool hasColor = false;
-    Tid endThread;                     // start/end ranges may end on another thread; else equals the track's
+    Tid endThread; // start/end ranges may end on another thread; else equals the track's
     PayloadType payloadType = PayloadType::None;
-    uint64_t payload = 0;              // raw bits of the payload value
+    uint64_t payload = 0; // raw bits of the payload value
     friend bool operator==(const NvtxAttributes&, const NvtxAttributes&) = default;
 };
 

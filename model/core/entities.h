@@ -2,7 +2,7 @@
 // domains. Plain value types; a Trace holds them in vectors, unique by their ids.
 #pragma once
 
-#include "ids.h"
+#include "model/core/ids.h"
 
 #include <compare>
 #include <string>
@@ -29,9 +29,9 @@ struct Thread
 struct Gpu
 {
     DeviceId device;
-    std::string name;             // "NVIDIA H200"
-    std::string uuid;             // "GPU-..." as nvidia-smi prints it
-    std::string busId;            // "0000:19:00.0"
+    std::string name; // "NVIDIA H200"
+    std::string uuid; // "GPU-..." as nvidia-smi prints it
+    std::string busId; // "0000:19:00.0"
     uint32_t computeMajor = 0;
     uint32_t computeMinor = 0;
     uint32_t smCount = 0;
@@ -62,7 +62,7 @@ struct CudaStream
 
 struct NvtxDomain
 {
-    DomainId id;         // 0 is the default domain and needs no entry
+    DomainId id; // 0 is the default domain and needs no entry
     std::string name;
     friend bool operator==(const NvtxDomain&, const NvtxDomain&) = default;
 };

@@ -3,9 +3,9 @@
 // event_access.h. Storage in a Trace is columnar; these structs are never stored in bulk.
 #pragma once
 
-#include "descriptors.h"
-#include "ids.h"
-#include "time.h"
+#include "model/core/descriptors.h"
+#include "model/core/ids.h"
+#include "model/core/time.h"
 
 #include <cstdint>
 
@@ -14,7 +14,7 @@ namespace sightline {
 struct ApiCall
 {
     Timestamp start = 0, end = 0;
-    StringId name;                // "cudaLaunchKernel"
+    StringId name; // "cudaLaunchKernel"
     CorrelationId correlation;
     ApiResult result;
     friend bool operator==(const ApiCall&, const ApiCall&) = default;
@@ -23,7 +23,7 @@ struct ApiCall
 struct KernelEvent
 {
     Timestamp start = 0, end = 0;
-    StringId name;                // demangled
+    StringId name; // demangled
     CorrelationId correlation;
     KernelLaunch launch;
     friend bool operator==(const KernelEvent&, const KernelEvent&) = default;
@@ -49,7 +49,7 @@ struct SyncEvent
 struct NvtxEvent
 {
     Timestamp start = 0, end = 0; // marks: end == start
-    StringId name;                // the message text, inline or registered
+    StringId name; // the message text, inline or registered
     NvtxAttributes attributes;
     friend bool operator==(const NvtxEvent&, const NvtxEvent&) = default;
 };
@@ -57,7 +57,7 @@ struct NvtxEvent
 struct OsCall
 {
     Timestamp start = 0, end = 0;
-    StringId name;                // "pthread_mutex_lock"
+    StringId name; // "pthread_mutex_lock"
     int64_t returnValue = 0;
     friend bool operator==(const OsCall&, const OsCall&) = default;
 };

@@ -9,31 +9,31 @@
 
 namespace sightline {
 
-template <class Tag, class Rep = uint32_t>
-struct TypedId
+template <class Tag, class Rep = uint32_t> struct TypedId
 {
     using ValueType = Rep;
     Rep value {};
 
     constexpr TypedId() = default;
-    constexpr explicit TypedId(Rep v) : value(v) {}
+    constexpr explicit TypedId(Rep v)
+        : value(v)
+    { }
     friend constexpr auto operator<=>(TypedId, TypedId) = default;
 };
 
-using StringId = TypedId<struct StringTag>;       // index into Trace::strings
-using TrackId = TypedId<struct TrackTag>;         // index into Trace::tracks
-using Pid = TypedId<struct PidTag>;               // OS process id
-using Tid = TypedId<struct TidTag>;               // OS thread id
-using DeviceId = TypedId<struct DeviceTag>;       // CUDA device ordinal
-using ContextId = TypedId<struct ContextTag>;     // CUDA context id (CUPTI contextId)
-using StreamId = TypedId<struct StreamTag>;       // CUDA stream id (CUPTI streamId)
-using DomainId = TypedId<struct DomainTag>;       // NVTX domain; 0 is the default domain
+using StringId = TypedId<struct StringTag>; // index into Trace::strings
+using TrackId = TypedId<struct TrackTag>; // index into Trace::tracks
+using Pid = TypedId<struct PidTag>; // OS process id
+using Tid = TypedId<struct TidTag>; // OS thread id
+using DeviceId = TypedId<struct DeviceTag>; // CUDA device ordinal
+using ContextId = TypedId<struct ContextTag>; // CUDA context id (CUPTI contextId)
+using StreamId = TypedId<struct StreamTag>; // CUDA stream id (CUPTI streamId)
+using DomainId = TypedId<struct DomainTag>; // NVTX domain; 0 is the default domain
 using CorrelationId = TypedId<struct CorrelationTag>; // CUPTI correlation id; 0 means none
 
 } // namespace sightline
 
-template <class Tag, class Rep>
-struct std::hash<sightline::TypedId<Tag, Rep>>
+template <class Tag, class Rep> struct std::hash<sightline::TypedId<Tag, Rep>>
 {
     size_t operator()(sightline::TypedId<Tag, Rep> id) const noexcept { return std::hash<Rep> {}(id.value); }
 };

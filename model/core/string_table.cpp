@@ -1,4 +1,4 @@
-#include "string_table.h"
+#include "model/core/string_table.h"
 
 namespace sightline {
 
@@ -14,7 +14,8 @@ void StringTable::ensureIndex() const
     if (m_indexed == m_strings.size()) return;
     m_index.clear();
     m_index.reserve(m_strings.size());
-    for (uint32_t i = 0; i < m_strings.size(); ++i) m_index.emplace(m_strings[i], i);
+    for (uint32_t i = 0; i < m_strings.size(); ++i)
+        m_index.emplace(m_strings[i], i);
     m_indexed = m_strings.size();
 }
 

@@ -2,7 +2,7 @@
 // always the empty string, so a default StringId names "nothing" safely.
 #pragma once
 
-#include "ids.h"
+#include "model/core/ids.h"
 
 #include <string>
 #include <string_view>

@@ -1,6 +1,6 @@
-#include "track.h"
+#include "model/core/track.h"
 
-#include "huge_pages.h"
+#include "model/common/huge_pages.h"
 
 #include <algorithm>
 

@@ -3,11 +3,11 @@
 // and never overlapping, so their ends are sorted too and a window query on a lane is two
 // binary searches. For nested rows (push/pop NVTX, runtime -> driver API calls) the lane is the
 // nesting depth; rows whose events overlap freely (NVTX start/end ranges) are spread over lanes
-// first-fit and also get an interval index (see index/interval_index.h).
+// first-fit, so a window query on them is still two binary searches per lane.
 #pragma once
 
-#include "ids.h"
-#include "time.h"
+#include "model/core/ids.h"
+#include "model/core/time.h"
 
 #include <cstdint>
 #include <vector>
@@ -15,21 +15,33 @@
 namespace sightline {
 
 enum class TrackKind : uint8_t {
-    CudaApi = 0,          // per thread: CUDA runtime and driver calls
-    Nvtx = 1,             // per thread and domain: NVTX ranges and marks
-    OsRuntime = 2,        // per thread: OS runtime library calls
-    Kernels = 3,          // per stream: CUDA kernels
-    Memory = 4,           // per stream: memcpy and memset
-    Synchronization = 5,  // per stream: CUDA synchronization
+    CudaApi = 0, // per thread: CUDA runtime and driver calls
+    Nvtx = 1, // per thread and domain: NVTX ranges and marks
+    OsRuntime = 2, // per thread: OS runtime library calls
+    Kernels = 3, // per stream: CUDA kernels
+    Memory = 4, // per stream: memcpy and memset
+    Synchronization = 5, // per stream: CUDA synchronization
 };
 constexpr int kTrackKindCount = 6;
 
-constexpr bool isGpuKind(TrackKind k) { return k == TrackKind::Kernels || k == TrackKind::Memory || k == TrackKind::Synchronization; }
+constexpr bool isGpuKind(TrackKind k)
+{
+    return k == TrackKind::Kernels || k == TrackKind::Memory || k == TrackKind::Synchronization;
+}
 
 // Which optional columns a kind fills.
-constexpr bool hasCorrelation(TrackKind k) { return k != TrackKind::Nvtx && k != TrackKind::OsRuntime; }
-constexpr bool hasDetail(TrackKind k) { return k != TrackKind::OsRuntime; }
-constexpr bool hasValue(TrackKind k) { return k == TrackKind::Memory || k == TrackKind::OsRuntime; }
+constexpr bool hasCorrelation(TrackKind k)
+{
+    return k != TrackKind::Nvtx && k != TrackKind::OsRuntime;
+}
+constexpr bool hasDetail(TrackKind k)
+{
+    return k != TrackKind::OsRuntime;
+}
+constexpr bool hasValue(TrackKind k)
+{
+    return k == TrackKind::Memory || k == TrackKind::OsRuntime;
+}
 
 // Identifies a track: host tracks use pid/tid (and domain for NVTX), GPU tracks use
 // pid/device/context/stream. Unused fields stay zero.
@@ -78,14 +90,14 @@ struct IndexRange
 struct Track
 {
     TrackKey key;
-    EventColumns events;                  // lane-major
-    std::vector<uint32_t> laneBegin {0};  // laneCount() + 1 offsets into events
-    bool nested = true;                   // false: events overlap freely, see interval index
+    EventColumns events; // lane-major
+    std::vector<uint32_t> laneBegin {0}; // laneCount() + 1 offsets into events
+    bool nested = true; // false: events overlap freely, spread over lanes first-fit
 
     size_t size() const { return events.size(); }
     uint32_t laneCount() const { return uint32_t(laneBegin.size() - 1); }
     IndexRange lane(uint32_t l) const { return {laneBegin[l], laneBegin[l + 1]}; }
-    uint32_t laneOf(uint32_t index) const;  // the lane (depth) holding an event
+    uint32_t laneOf(uint32_t index) const; // the lane (depth) holding an event
     Duration duration(uint32_t i) const { return events.end[i] - events.start[i]; }
 };
 

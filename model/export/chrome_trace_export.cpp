@@ -7,13 +7,13 @@
 //  - NVTX start/end ranges, which overlap freely, are async "b"/"e" pairs; marks are "i";
 //  - each GPU operation is linked to its launching API call by a flow ("s" then "f", cat "ac2g").
 // ts and dur are microseconds written as decimals that keep every nanosecond ("1234.567").
-#include "../core/event_access.h"
-#include "chrome_trace_layout.h"
-#include "event_walk.h"
-#include "exporters.h"
-#include "json_string.h"
-#include "output_file.h"
-#include "text_format.h"
+#include "model/export/chrome_trace_layout.h"
+#include "model/export/event_walk.h"
+#include "model/export/exporters.h"
+#include "model/export/output_file.h"
+#include "model/text/json_string.h"
+#include "model/text/text_format.h"
+#include "model/trace/event_access.h"
 
 #include <optional>
 
@@ -319,17 +319,18 @@ private:
 
 } // namespace
 
-std::string exportChromeTrace(const Trace& trace, const std::string& path, const ExportOptions& options)
+Status exportChromeTrace(const Trace& trace, const std::string& path, const ExportOptions& options)
 {
     TextOutput output;
-    if (auto error = output.open(path, options.overwrite); !error.empty()) return error;
+    if (auto error = output.open(path, options.overwrite); !error.empty()) return Status::failure(error);
     try {
         ChromeTraceWriter(trace, output).write(options);
     } catch (const std::bad_alloc&) {
-        return "Cannot write '" + path
-            + "': out of memory while exporting; close other programs and try again.";
+        return Status::failure("Cannot write '" + path
+            + "': out of memory while exporting; close other programs and try again.");
     }
-    return output.finish();
+    if (std::string error = output.finish(); !error.empty()) return Status::failure(error);
+    return {};
 }
 
 } // namespace sightline

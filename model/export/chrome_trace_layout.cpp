@@ -1,4 +1,4 @@
-#include "chrome_trace_layout.h"
+#include "model/export/chrome_trace_layout.h"
 
 #include <set>
 

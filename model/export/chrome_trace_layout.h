@@ -8,7 +8,7 @@
 // above any Linux pid or tid, so they never collide with real ones.
 #pragma once
 
-#include "../core/trace.h"
+#include "model/trace/trace.h"
 
 #include <map>
 #include <string>

@@ -2,11 +2,12 @@
 // osrt), each with a header row. Column names follow the nsys SQLite columns; times are integer
 // nanoseconds; enumerations are written as their labels ("Host-to-Device", "Pageable").
 // All files are written to temporaries first and renamed only once every one is complete.
-#include "../core/event_access.h"
-#include "event_walk.h"
-#include "exporters.h"
-#include "output_file.h"
-#include "text_format.h"
+#include "model/export/event_walk.h"
+#include "model/export/exporters.h"
+#include "model/export/output_file.h"
+#include "model/text/csv_writer.h"
+#include "model/text/text_format.h"
+#include "model/trace/event_access.h"
 
 #include <array>
 #include <filesystem>
@@ -47,58 +48,6 @@ bool isFolderDestination(const std::string& destination)
     std::error_code ec;
     return destination.ends_with('/') || std::filesystem::is_directory(destination, ec);
 }
-
-// Appends one record field by field, quoting fields that hold a comma, a quote or a line break.
-class CsvRow
-{
-public:
-    explicit CsvRow(std::string& out)
-        : m_out(out)
-    { }
-
-    CsvRow& text(std::string_view value)
-    {
-        separate();
-        if (value.find_first_of(",\"\r\n") == std::string_view::npos) {
-            m_out += value;
-            return *this;
-        }
-        m_out += '"';
-        for (char c : value) {
-            if (c == '"') m_out += '"';
-            m_out += c;
-        }
-        m_out += '"';
-        return *this;
-    }
-    CsvRow& num(int64_t value)
-    {
-        separate();
-        appendInt(m_out, value);
-        return *this;
-    }
-    CsvRow& blank()
-    {
-        separate();
-        return *this;
-    }
-    // The first four columns of every file: start, end, duration, name.
-    CsvRow& timed(Timestamp start, Timestamp end, std::string_view name)
-    {
-        return num(start).num(end).num(end - start).text(name);
-    }
-    void end() { m_out += '\n'; }
-
-private:
-    void separate()
-    {
-        if (!m_first) m_out += ',';
-        m_first = false;
-    }
-
-    std::string& m_out;
-    bool m_first = true;
-};
 
 class CsvWriter
 {
@@ -232,7 +181,7 @@ std::vector<std::string> csvExportPaths(const std::string& destination)
     return paths;
 }
 
-std::string exportCsv(const Trace& trace, const std::string& destination, const ExportOptions& options)
+Status exportCsv(const Trace& trace, const std::string& destination, const ExportOptions& options)
 {
     if (destination.ends_with('/')) {
         std::error_code ec;
@@ -244,22 +193,23 @@ std::string exportCsv(const Trace& trace, const std::string& destination, const 
     if (!options.overwrite)
         for (const std::string& path : paths)
             if (std::filesystem::exists(path, ec))
-                return "Cannot write '" + path
-                    + "': the file already exists; choose another name or allow overwriting (--force).";
+                return Status::failure("Cannot write '" + path
+                    + "': the file already exists; choose another name or allow overwriting (--force).");
 
     std::array<std::unique_ptr<TextOutput>, kCsvFileCount> files;
     for (int f = 0; f < kCsvFileCount; ++f) {
         files[f] = std::make_unique<TextOutput>();
-        if (auto error = files[f]->open(paths[f], options.overwrite); !error.empty()) return error;
+        if (auto error = files[f]->open(paths[f], options.overwrite); !error.empty())
+            return Status::failure(error);
     }
     try {
         CsvWriter(trace, files).writeAll();
     } catch (const std::bad_alloc&) {
-        return "Cannot write '" + paths[0]
-            + "': out of memory while exporting; close other programs and try again.";
+        return Status::failure("Cannot write '" + paths[0]
+            + "': out of memory while exporting; close other programs and try again.");
     }
     for (auto& file : files)
-        if (auto error = file->finish(); !error.empty()) return error;
+        if (auto error = file->finish(); !error.empty()) return Status::failure(error);
     return {};
 }
 

@@ -3,7 +3,7 @@
 // The exporters use it so that they all see the same events in the same order.
 #pragma once
 
-#include "../core/trace.h"
+#include "model/trace/trace.h"
 
 namespace sightline {
 

@@ -6,10 +6,11 @@
 //  - CSV, one file per event kind.
 // Every exporter writes through a temporary file renamed into place at the end, so a failed or
 // interrupted export never leaves a partial file behind, and refuses to replace an existing
-// file unless asked to. Each returns an empty string on success, else one error sentence.
+// file unless asked to. Each returns a Status: success, or one error sentence.
 #pragma once
 
-#include "../core/trace.h"
+#include "model/common/result.h"
+#include "model/trace/trace.h"
 
 #include <string>
 #include <string_view>
@@ -23,14 +24,14 @@ struct ExportOptions
     std::string sourcePath; // the report being exported; recorded in the output's metadata
 };
 
-std::string exportSqlite(const Trace& trace, const std::string& path, const ExportOptions& options = {});
+Status exportSqlite(const Trace& trace, const std::string& path, const ExportOptions& options = {});
 
-std::string exportChromeTrace(const Trace& trace, const std::string& path, const ExportOptions& options = {});
+Status exportChromeTrace(const Trace& trace, const std::string& path, const ExportOptions& options = {});
 
 // `destination` is either a folder (an existing directory, or a path ending in '/'), which then
 // receives kernels.csv, memcpy.csv, ..., or a prefix OUT giving OUT_kernels.csv, OUT_memcpy.csv, ...
 // A file is written for every kind, with just the header row when the trace has no such events.
-std::string exportCsv(const Trace& trace, const std::string& destination, const ExportOptions& options = {});
+Status exportCsv(const Trace& trace, const std::string& destination, const ExportOptions& options = {});
 
 // The file names exportCsv writes for `destination`, in a fixed order.
 std::vector<std::string> csvExportPaths(const std::string& destination);

@@ -1,4 +1,4 @@
-#include "output_file.h"
+#include "model/export/output_file.h"
 
 #include <atomic>
 #include <cerrno>

@@ -5,7 +5,7 @@
 // SqliteError; the exporter turns them into one sentence naming the output file.
 #pragma once
 
-#include "sqlite_schema.h"
+#include "model/nsys/sqlite_schema.h"
 
 #include <cstdint>
 #include <optional>

@@ -3,10 +3,10 @@
 // and OSRT_API. Every field of every event lands in a column an importer can read back:
 // StringIds ids are the trace's own, correlation id 0 ("none") is written as NULL, launch types
 // are shifted to nsys' numbering, NVTX marks have a NULL end.
-#include "../core/event_access.h"
-#include "event_walk.h"
-#include "global_id.h"
-#include "sqlite_tables.h"
+#include "model/export/event_walk.h"
+#include "model/export/sqlite_tables.h"
+#include "model/nsys/global_id.h"
+#include "model/trace/event_access.h"
 
 #include <bit>
 #include <map>

@@ -1,8 +1,8 @@
 // exportSqlite: creates the nsys tables in a temporary file, fills them in one transaction with
 // prepared statements (journal and fsync off: the file is renamed into place only once it is
 // complete, so a crash never leaves a half-written database under the target name).
-#include "output_file.h"
-#include "sqlite_tables.h"
+#include "model/export/output_file.h"
+#include "model/export/sqlite_tables.h"
 
 #include <new>
 
@@ -51,11 +51,11 @@ void writeEnumTables(SqliteDatabase& db, const std::vector<nsys::EnumTable>& enu
 } // namespace
 } // namespace sqlite_export
 
-std::string exportSqlite(const Trace& trace, const std::string& path, const ExportOptions& options)
+Status exportSqlite(const Trace& trace, const std::string& path, const ExportOptions& options)
 {
     using namespace sqlite_export;
     StagedFile staged;
-    if (auto error = staged.open(path, options.overwrite); !error.empty()) return error;
+    if (auto error = staged.open(path, options.overwrite); !error.empty()) return Status::failure(error);
     try {
         SqliteDatabase db(staged.tempPath());
         // page_size must come before the first table; the rest trade durability for speed,
@@ -74,16 +74,17 @@ std::string exportSqlite(const Trace& trace, const std::string& path, const Expo
         db.exec("COMMIT");
         db.close();
     } catch (const SqliteError& error) {
-        return "Cannot write '" + path + "': SQLite failed (" + error.what()
-            + "); check the free disk space and the folder's permissions.";
+        return Status::failure("Cannot write '" + path + "': SQLite failed (" + error.what()
+            + "); check the free disk space and the folder's permissions.");
     } catch (const std::bad_alloc&) {
-        return "Cannot write '" + path
-            + "': out of memory while exporting; close other programs and try again.";
+        return Status::failure("Cannot write '" + path
+            + "': out of memory while exporting; close other programs and try again.");
     } catch (const std::exception& error) {
-        return "Cannot write '" + path + "': the export failed (" + error.what()
-            + "); please report this as a bug.";
+        return Status::failure("Cannot write '" + path + "': the export failed (" + error.what()
+            + "); please report this as a bug.");
     }
-    return staged.commit();
+    if (std::string error = staged.commit(); !error.empty()) return Status::failure(error);
+    return {};
 }
 
 } // namespace sightline

@@ -3,8 +3,8 @@
 // own metadata. Facts nsys has a place for go there (hostname and OS in TARGET_INFO_SYSTEM_ENV,
 // the profiled command line in META_DATA_CAPTURE's PROCESS_0 rows); the few nsys has no place
 // for (tool versions, producer, collection options) are META_DATA_CAPTURE rows named SIGHTLINE_*.
-#include "global_id.h"
-#include "sqlite_tables.h"
+#include "model/export/sqlite_tables.h"
+#include "model/nsys/global_id.h"
 
 #include <chrono>
 #include <ctime>

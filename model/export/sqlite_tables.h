@@ -2,8 +2,8 @@
 // sqlite_export.cpp (the driver), sqlite_event_tables.cpp and sqlite_info_tables.cpp.
 #pragma once
 
-#include "exporters.h"
-#include "sqlite_db.h"
+#include "model/export/exporters.h"
+#include "model/export/sqlite_db.h"
 
 #include <deque>
 #include <string>

@@ -1,21 +1,22 @@
-#include "container.h"
-
-#include <zstd.h>
+#include "model/format/container.h"
 
 #include <memory>
+#include <zstd.h>
 
 namespace sightline::rep {
 namespace {
 
 void putLe(std::string& out, uint64_t v, int bytes)
 {
-    for (int i = 0; i < bytes; ++i) out.push_back(char((v >> (8 * i)) & 0xff));
+    for (int i = 0; i < bytes; ++i)
+        out.push_back(char((v >> (8 * i)) & 0xff));
 }
 
 uint64_t getLe(const unsigned char* p, int bytes)
 {
     uint64_t v = 0;
-    for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | p[i];
+    for (int i = bytes - 1; i >= 0; --i)
+        v = (v << 8) | p[i];
     return v;
 }
 
@@ -56,9 +57,18 @@ std::string encodeTrailer(uint64_t footerOffset)
     return out;
 }
 
-uint16_t readU16(const unsigned char* p) { return uint16_t(getLe(p, 2)); }
-uint32_t readU32(const unsigned char* p) { return uint32_t(getLe(p, 4)); }
-uint64_t readU64(const unsigned char* p) { return getLe(p, 8); }
+uint16_t readU16(const unsigned char* p)
+{
+    return uint16_t(getLe(p, 2));
+}
+uint32_t readU32(const unsigned char* p)
+{
+    return uint32_t(getLe(p, 4));
+}
+uint64_t readU64(const unsigned char* p)
+{
+    return getLe(p, 8);
+}
 
 FrameHeader decodeFrameHeader(const unsigned char* p)
 {
@@ -83,7 +93,8 @@ bool decompress(std::span<const unsigned char> compressed, size_t rawSize, std::
     thread_local std::unique_ptr<ZSTD_DCtx, DecompressorFree> owner(ZSTD_createDCtx());
     ZSTD_DCtx* context = owner.get();
     out.resize(rawSize);
-    const size_t n = ZSTD_decompressDCtx(context, out.data(), out.size(), compressed.data(), compressed.size());
+    const size_t n
+        = ZSTD_decompressDCtx(context, out.data(), out.size(), compressed.data(), compressed.size());
     return !ZSTD_isError(n) && n == rawSize;
 }
 

@@ -28,7 +28,14 @@ constexpr size_t kTrailerSize = 16;
 
 // The oneof field numbers of Chunk.body, also stored in each frame header.
 enum class ChunkKind : uint32_t {
-    Header = 1, Strings = 2, Entities = 3, Descriptors = 4, Tracks = 5, Events = 6, Diagnostics = 7, Footer = 8,
+    Header = 1,
+    Strings = 2,
+    Entities = 3,
+    Descriptors = 4,
+    Tracks = 5,
+    Events = 6,
+    Diagnostics = 7,
+    Footer = 8,
 };
 
 struct FrameHeader

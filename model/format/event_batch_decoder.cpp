@@ -1,8 +1,11 @@
-#include "event_batch_decoder.h"
+#include "model/format/event_batch_decoder.h"
 
 namespace sightline {
 
-EventBatchDecoder::EventBatchDecoder(Trace& trace, std::string path) : m_trace(trace), m_path(std::move(path)) {}
+EventBatchDecoder::EventBatchDecoder(Trace& trace, std::string path)
+    : m_trace(trace)
+    , m_path(std::move(path))
+{ }
 
 void EventBatchDecoder::allocate()
 {
@@ -10,7 +13,8 @@ void EventBatchDecoder::allocate()
     for (Track& track : m_trace.tracks) {
         track.events.resize(track.laneBegin.back(), track.key.kind);
         m_received.emplace_back(new std::atomic<uint32_t>[track.laneCount()]);
-        for (uint32_t l = 0; l < track.laneCount(); ++l) m_received.back()[l] = 0;
+        for (uint32_t l = 0; l < track.laneCount(); ++l)
+            m_received.back()[l] = 0;
     }
 }
 
@@ -23,29 +27,38 @@ std::string EventBatchDecoder::damaged(uint64_t offset, const std::string& what)
 size_t EventBatchDecoder::descriptorCount(TrackKind kind) const
 {
     switch (kind) {
-    case TrackKind::CudaApi: return m_trace.apiResults.size();
-    case TrackKind::Kernels: return m_trace.kernelLaunches.size();
-    case TrackKind::Memory: return m_trace.memoryOps.size();
-    case TrackKind::Synchronization: return m_trace.syncOps.size();
-    case TrackKind::Nvtx: return m_trace.nvtxAttributes.size();
-    case TrackKind::OsRuntime: return 0;
+    case TrackKind::CudaApi:
+        return m_trace.apiResults.size();
+    case TrackKind::Kernels:
+        return m_trace.kernelLaunches.size();
+    case TrackKind::Memory:
+        return m_trace.memoryOps.size();
+    case TrackKind::Synchronization:
+        return m_trace.syncOps.size();
+    case TrackKind::Nvtx:
+        return m_trace.nvtxAttributes.size();
+    case TrackKind::OsRuntime:
+        return 0;
     }
     return 0;
 }
 
 std::string EventBatchDecoder::decode(const rep::EventBatch& b, uint64_t offset)
 {
-    if (b.track() >= m_trace.tracks.size()) return damaged(offset, "an event batch names a track that does not exist");
+    if (b.track() >= m_trace.tracks.size())
+        return damaged(offset, "an event batch names a track that does not exist");
     Track& track = m_trace.tracks[b.track()];
-    if (b.lane() >= track.laneCount()) return damaged(offset, "an event batch names a lane that does not exist");
+    if (b.lane() >= track.laneCount())
+        return damaged(offset, "an event batch names a lane that does not exist");
     const IndexRange lane = track.lane(b.lane());
     const uint64_t first = b.first_index(), count = b.count();
-    if (first < lane.begin || first + count > lane.end) return damaged(offset, "an event batch lies outside its lane");
+    if (first < lane.begin || first + count > lane.end)
+        return damaged(offset, "an event batch lies outside its lane");
     const TrackKind kind = track.key.kind;
     const auto expect = [&](int size, bool present) { return size_t(size) == (present ? count : 0); };
-    if (!expect(b.start_delta_size(), true) || !expect(b.duration_size(), true) || !expect(b.name_size(), true)
-        || !expect(b.correlation_delta_size(), hasCorrelation(kind)) || !expect(b.detail_size(), hasDetail(kind))
-        || !expect(b.value_size(), hasValue(kind)))
+    if (!expect(b.start_delta_size(), true) || !expect(b.duration_size(), true)
+        || !expect(b.name_size(), true) || !expect(b.correlation_delta_size(), hasCorrelation(kind))
+        || !expect(b.detail_size(), hasDetail(kind)) || !expect(b.value_size(), hasValue(kind)))
         return damaged(offset, "an event batch has columns of the wrong length");
 
     EventColumns& ev = track.events;
@@ -83,7 +96,8 @@ std::string EventBatchDecoder::decode(const rep::EventBatch& b, uint64_t offset)
         }
     }
     if (hasValue(kind))
-        for (uint32_t k = 0; k < count; ++k) ev.value[first + k] = b.value(int(k));
+        for (uint32_t k = 0; k < count; ++k)
+            ev.value[first + k] = b.value(int(k));
     m_received[b.track()][b.lane()] += uint32_t(count);
     return {};
 }
@@ -93,8 +107,9 @@ std::string EventBatchDecoder::checkComplete() const
     for (size_t t = 0; t < m_trace.tracks.size(); ++t)
         for (uint32_t l = 0; l < m_trace.tracks[t].laneCount(); ++l)
             if (m_received[t][l] != m_trace.tracks[t].lane(l).size())
-                return "'" + m_path + "' is damaged: its index lists events that are missing from the file; "
-                       "the report cannot be opened, record or export it again.";
+                return "'" + m_path
+                    + "' is damaged: its index lists events that are missing from the file; "
+                      "the report cannot be opened, record or export it again.";
     return {};
 }
 
@@ -102,7 +117,8 @@ size_t EventBatchDecoder::receivedEvents() const
 {
     size_t n = 0;
     for (size_t t = 0; t < m_trace.tracks.size(); ++t)
-        for (uint32_t l = 0; l < m_trace.tracks[t].laneCount(); ++l) n += m_received[t][l];
+        for (uint32_t l = 0; l < m_trace.tracks[t].laneCount(); ++l)
+            n += m_received[t][l];
     return n;
 }
 
@@ -110,7 +126,8 @@ std::vector<std::vector<uint32_t>> EventBatchDecoder::receivedPerLane() const
 {
     std::vector<std::vector<uint32_t>> out(m_trace.tracks.size());
     for (size_t t = 0; t < m_trace.tracks.size(); ++t)
-        for (uint32_t l = 0; l < m_trace.tracks[t].laneCount(); ++l) out[t].push_back(m_received[t][l]);
+        for (uint32_t l = 0; l < m_trace.tracks[t].laneCount(); ++l)
+            out[t].push_back(m_received[t][l]);
     return out;
 }
 

@@ -3,8 +3,8 @@
 // is stored: a damaged batch yields an error sentence, never an out-of-range event.
 #pragma once
 
-#include "../core/trace.h"
 #include "model/format/report.pb.h"
+#include "model/trace/trace.h"
 
 #include <atomic>
 #include <memory>
@@ -34,7 +34,7 @@ private:
 
     Trace& m_trace;
     std::string m_path;
-    std::vector<std::unique_ptr<std::atomic<uint32_t>[]>> m_received;  // per track, per lane
+    std::vector<std::unique_ptr<std::atomic<uint32_t>[]>> m_received; // per track, per lane
 };
 
 } // namespace sightline

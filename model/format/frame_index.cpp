@@ -1,11 +1,14 @@
-#include "frame_index.h"
+#include "model/format/frame_index.h"
 
 #include "model/format/report.pb.h"
 
 namespace sightline::rep {
 namespace {
 
-bool validKind(uint32_t kind) { return kind >= uint32_t(ChunkKind::Header) && kind <= uint32_t(ChunkKind::Footer); }
+bool validKind(uint32_t kind)
+{
+    return kind >= uint32_t(ChunkKind::Header) && kind <= uint32_t(ChunkKind::Footer);
+}
 
 bool fits(std::span<const unsigned char> file, uint64_t offset, const FrameHeader& h)
 {
@@ -19,11 +22,13 @@ bool readFooter(std::span<const unsigned char> file, FrameIndex& index)
     const unsigned char* trailer = file.data() + file.size() - kTrailerSize;
     if (std::string_view(reinterpret_cast<const char*>(trailer + 8), 8) != kTrailerMagic) return false;
     const uint64_t footerOffset = readU64(trailer);
-    if (footerOffset < kPreambleSize || footerOffset + kFrameHeaderSize > file.size() - kTrailerSize) return false;
+    if (footerOffset < kPreambleSize || footerOffset + kFrameHeaderSize > file.size() - kTrailerSize)
+        return false;
     const FrameHeader h = decodeFrameHeader(file.data() + footerOffset);
     if (h.kind != ChunkKind::Footer || !fits(file, footerOffset, h)) return false;
     std::string raw;
-    if (!decompress(file.subspan(footerOffset + kFrameHeaderSize, h.compressedSize), h.rawSize, raw)) return false;
+    if (!decompress(file.subspan(footerOffset + kFrameHeaderSize, h.compressedSize), h.rawSize, raw))
+        return false;
     Chunk chunk;
     if (!chunk.ParseFromString(raw) || !chunk.has_footer()) return false;
     for (const auto& entry : chunk.footer().chunks()) {
@@ -45,9 +50,11 @@ FrameIndex indexFrames(std::span<const unsigned char> file, const std::string& p
         index.error = "'" + path + "' is empty, so it holds no report; record or export it again.";
         return index;
     }
-    if (file.size() < kMagic.size() || std::string_view(reinterpret_cast<const char*>(file.data()), kMagic.size()) != kMagic) {
-        index.error = "'" + path + "' is not a Sightline report (.rep): it does not start with the report "
-                      "signature; open a .rep file, or an Nsight Systems SQLite export or PyTorch trace to import.";
+    if (file.size() < kMagic.size()
+        || std::string_view(reinterpret_cast<const char*>(file.data()), kMagic.size()) != kMagic) {
+        index.error = "'" + path
+            + "' is not a Sightline report (.rep): it does not start with the report "
+              "signature; open a .rep file, or an Nsight Systems SQLite export or PyTorch trace to import.";
         return index;
     }
     if (file.size() < kPreambleSize) {
@@ -56,8 +63,9 @@ FrameIndex indexFrames(std::span<const unsigned char> file, const std::string& p
     }
     const uint16_t major = readU16(file.data() + 8);
     if (major > kFormatMajor) {
-        index.error = "'" + path + "' uses report format " + std::to_string(major) + ", newer than this Sightline reads ("
-            + std::to_string(kFormatMajor) + "); update Sightline to open it.";
+        index.error = "'" + path + "' uses report format " + std::to_string(major)
+            + ", newer than this Sightline reads (" + std::to_string(kFormatMajor)
+            + "); update Sightline to open it.";
         return index;
     }
     if (readFooter(file, index)) {

@@ -2,7 +2,7 @@
 // walking frame headers from the preamble (a report cut short), keeping every frame that fits.
 #pragma once
 
-#include "container.h"
+#include "model/format/container.h"
 
 #include <span>
 #include <string>
@@ -12,16 +12,16 @@ namespace sightline::rep {
 
 struct FrameRef
 {
-    uint64_t offset = 0;      // of the frame header
+    uint64_t offset = 0; // of the frame header
     FrameHeader header;
 };
 
 struct FrameIndex
 {
-    std::vector<FrameRef> frames;   // file order, footer excluded
-    bool complete = false;          // a valid trailer and footer were found
-    uint64_t validBytes = 0;        // bytes up to the end of the last whole frame
-    std::string error;              // set when the file is not a report, or damaged beyond reading
+    std::vector<FrameRef> frames; // file order, footer excluded
+    bool complete = false; // a valid trailer and footer were found
+    uint64_t validBytes = 0; // bytes up to the end of the last whole frame
+    std::string error; // set when the file is not a report, or damaged beyond reading
 };
 
 // `file` is the whole file. `path` is used in error sentences only.

@@ -1,4 +1,4 @@
-#include "mapped_file.h"
+#include "model/format/mapped_file.h"
 
 #include <cerrno>
 #include <cstring>
@@ -21,7 +21,9 @@ bool MappedFile::open(const std::string& path, std::string& error)
         error = std::strerror(errno);
         return false;
     }
-    struct stat st {};
+    struct stat st
+    {
+    };
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         error = S_ISDIR(st.st_mode) ? "it is a folder" : "it is not a regular file";
         ::close(fd);

@@ -1,4 +1,4 @@
-#include "proto_convert.h"
+#include "model/format/proto_convert.h"
 
 namespace sightline::rep {
 namespace {
@@ -15,7 +15,8 @@ void toProto(const KeyValueList& list, google::protobuf::RepeatedPtrField<KeyVal
 KeyValueList fromProto(const google::protobuf::RepeatedPtrField<KeyValue>& list)
 {
     KeyValueList out;
-    for (const auto& kv : list) out.emplace_back(kv.key(), kv.value());
+    for (const auto& kv : list)
+        out.emplace_back(kv.key(), kv.value());
     return out;
 }
 
@@ -26,11 +27,12 @@ std::vector<std::string> strings(const google::protobuf::RepeatedPtrField<std::s
 
 // Appends `items` to `table` at `first`, which must be the table's current size.
 template <class Model, class Proto, class Convert>
-void appendIncrement(std::vector<Model>& table, uint32_t first, const google::protobuf::RepeatedPtrField<Proto>& items,
-                     Convert convert)
+void appendIncrement(std::vector<Model>& table, uint32_t first,
+    const google::protobuf::RepeatedPtrField<Proto>& items, Convert convert)
 {
     if (first != table.size()) table.resize(first);
-    for (const auto& item : items) table.push_back(convert(item));
+    for (const auto& item : items)
+        table.push_back(convert(item));
 }
 
 } // namespace
@@ -41,7 +43,8 @@ void toProto(const ReportMetadata& m, Header& out)
     out.set_format_minor(kFormatMinor);
     out.set_tool_version(m.toolVersion);
     out.set_producer(m.producer);
-    for (const auto& arg : m.commandLine) out.add_command_line(arg);
+    for (const auto& arg : m.commandLine)
+        out.add_command_line(arg);
     out.set_working_directory(m.workingDirectory);
     out.set_hostname(m.hostname);
     out.set_os_name(m.osName);
@@ -81,7 +84,8 @@ void toProto(const Trace& trace, Entities& out)
         auto* m = out.add_processes();
         m->set_pid(p.pid.value);
         m->set_name(p.name);
-        for (const auto& arg : p.commandLine) m->add_command_line(arg);
+        for (const auto& arg : p.commandLine)
+            m->add_command_line(arg);
     }
     for (const auto& t : trace.threads) {
         auto* m = out.add_threads();
@@ -126,16 +130,20 @@ void toProto(const Trace& trace, Entities& out)
 
 void fromProto(const Entities& e, Trace& trace)
 {
-    for (const auto& p : e.processes()) trace.processes.push_back({Pid(p.pid()), p.name(), strings(p.command_line())});
-    for (const auto& t : e.threads()) trace.threads.push_back({Pid(t.pid()), Tid(t.tid()), t.name()});
+    for (const auto& p : e.processes())
+        trace.processes.push_back({Pid(p.pid()), p.name(), strings(p.command_line())});
+    for (const auto& t : e.threads())
+        trace.threads.push_back({Pid(t.pid()), Tid(t.tid()), t.name()});
     for (const auto& g : e.gpus())
-        trace.gpus.push_back({DeviceId(g.device()), g.name(), g.uuid(), g.bus_id(), g.compute_major(), g.compute_minor(),
-                              g.sm_count(), g.memory_bytes(), g.core_clock_khz(), g.memory_clock_khz()});
-    for (const auto& c : e.contexts()) trace.contexts.push_back({Pid(c.pid()), DeviceId(c.device()), ContextId(c.context())});
+        trace.gpus.push_back({DeviceId(g.device()), g.name(), g.uuid(), g.bus_id(), g.compute_major(),
+            g.compute_minor(), g.sm_count(), g.memory_bytes(), g.core_clock_khz(), g.memory_clock_khz()});
+    for (const auto& c : e.contexts())
+        trace.contexts.push_back({Pid(c.pid()), DeviceId(c.device()), ContextId(c.context())});
     for (const auto& s : e.streams())
-        trace.streams.push_back({Pid(s.pid()), DeviceId(s.device()), ContextId(s.context()), StreamId(s.stream()),
-                                 s.priority(), s.is_default()});
-    for (const auto& d : e.domains()) trace.domains.push_back({DomainId(d.id()), d.name()});
+        trace.streams.push_back({Pid(s.pid()), DeviceId(s.device()), ContextId(s.context()),
+            StreamId(s.stream()), s.priority(), s.is_default()});
+    for (const auto& d : e.domains())
+        trace.domains.push_back({DomainId(d.id()), d.name()});
 }
 
 void toProto(const Trace& trace, Descriptors& out)
@@ -149,8 +157,10 @@ void toProto(const Trace& trace, Descriptors& out)
         auto* m = out.add_kernel_launches();
         m->set_short_name(d.shortName.value);
         m->set_mangled_name(d.mangledName.value);
-        for (auto v : d.grid) m->add_grid(v);
-        for (auto v : d.block) m->add_block(v);
+        for (auto v : d.grid)
+            m->add_grid(v);
+        for (auto v : d.block)
+            m->add_block(v);
         m->set_registers_per_thread(d.registersPerThread);
         m->set_static_shared_memory(d.staticSharedMemory);
         m->set_dynamic_shared_memory(d.dynamicSharedMemory);
@@ -193,42 +203,45 @@ void fromProto(const Descriptors& d, Trace& trace)
     appendIncrement(trace.apiResults, d.api_results_first(), d.api_results(), [](const ApiResult& m) {
         return sightline::ApiResult {sightline::ApiClass(m.api_class()), m.return_code()};
     });
-    appendIncrement(trace.kernelLaunches, d.kernel_launches_first(), d.kernel_launches(), [](const KernelLaunch& m) {
-        sightline::KernelLaunch k;
-        k.shortName = StringId(m.short_name());
-        k.mangledName = StringId(m.mangled_name());
-        for (int i = 0; i < 3 && i < m.grid_size(); ++i) k.grid[i] = m.grid(i);
-        for (int i = 0; i < 3 && i < m.block_size(); ++i) k.block[i] = m.block(i);
-        k.registersPerThread = m.registers_per_thread();
-        k.staticSharedMemory = m.static_shared_memory();
-        k.dynamicSharedMemory = m.dynamic_shared_memory();
-        k.localMemoryPerThread = m.local_memory_per_thread();
-        k.localMemoryTotal = m.local_memory_total();
-        k.launchType = LaunchType(m.launch_type());
-        k.graphId = m.graph_id();
-        k.graphNodeId = m.graph_node_id();
-        return k;
-    });
+    appendIncrement(
+        trace.kernelLaunches, d.kernel_launches_first(), d.kernel_launches(), [](const KernelLaunch& m) {
+            sightline::KernelLaunch k;
+            k.shortName = StringId(m.short_name());
+            k.mangledName = StringId(m.mangled_name());
+            for (int i = 0; i < 3 && i < m.grid_size(); ++i)
+                k.grid[i] = m.grid(i);
+            for (int i = 0; i < 3 && i < m.block_size(); ++i)
+                k.block[i] = m.block(i);
+            k.registersPerThread = m.registers_per_thread();
+            k.staticSharedMemory = m.static_shared_memory();
+            k.dynamicSharedMemory = m.dynamic_shared_memory();
+            k.localMemoryPerThread = m.local_memory_per_thread();
+            k.localMemoryTotal = m.local_memory_total();
+            k.launchType = LaunchType(m.launch_type());
+            k.graphId = m.graph_id();
+            k.graphNodeId = m.graph_node_id();
+            return k;
+        });
     appendIncrement(trace.memoryOps, d.memory_ops_first(), d.memory_ops(), [](const MemoryOp& m) {
         return sightline::MemoryOp {MemoryOpKind(m.kind()), CopyKind(m.copy_kind()), MemoryKind(m.src_kind()),
-                                    MemoryKind(m.dst_kind()), m.memset_value(), DeviceId(m.src_device()),
-                                    DeviceId(m.dst_device())};
+            MemoryKind(m.dst_kind()), m.memset_value(), DeviceId(m.src_device()), DeviceId(m.dst_device())};
     });
     appendIncrement(trace.syncOps, d.sync_ops_first(), d.sync_ops(), [](const SyncOp& m) {
         return sightline::SyncOp {SyncType(m.type()), m.event_id()};
     });
-    appendIncrement(trace.nvtxAttributes, d.nvtx_attributes_first(), d.nvtx_attributes(), [](const NvtxAttributes& m) {
-        sightline::NvtxAttributes a;
-        a.style = NvtxStyle(m.style());
-        a.domain = DomainId(m.domain());
-        a.category = m.category();
-        a.color = m.color();
-        a.hasColor = m.has_color();
-        a.endThread = Tid(m.end_thread());
-        a.payloadType = PayloadType(m.payload_type());
-        a.payload = m.payload();
-        return a;
-    });
+    appendIncrement(
+        trace.nvtxAttributes, d.nvtx_attributes_first(), d.nvtx_attributes(), [](const NvtxAttributes& m) {
+            sightline::NvtxAttributes a;
+            a.style = NvtxStyle(m.style());
+            a.domain = DomainId(m.domain());
+            a.category = m.category();
+            a.color = m.color();
+            a.hasColor = m.has_color();
+            a.endThread = Tid(m.end_thread());
+            a.payloadType = PayloadType(m.payload_type());
+            a.payload = m.payload();
+            return a;
+        });
 }
 
 void toProto(const std::vector<sightline::Diagnostic>& diagnostics, Diagnostics& out)
@@ -243,7 +256,8 @@ void toProto(const std::vector<sightline::Diagnostic>& diagnostics, Diagnostics&
 
 void fromProto(const Diagnostics& diagnostics, std::vector<sightline::Diagnostic>& out)
 {
-    for (const auto& d : diagnostics.items()) out.push_back({Severity(d.severity()), d.source(), d.text()});
+    for (const auto& d : diagnostics.items())
+        out.push_back({Severity(d.severity()), d.source(), d.text()});
 }
 
 } // namespace sightline::rep

@@ -3,9 +3,9 @@
 // where their speed matters.
 #pragma once
 
-#include "../core/trace.h"
-#include "container.h"
+#include "model/format/container.h"
 #include "model/format/report.pb.h"
+#include "model/trace/trace.h"
 
 namespace sightline::rep {
 

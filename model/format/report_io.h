@@ -4,8 +4,8 @@
 // (with a diagnostic saying what was lost). Every failure is one sentence naming the file.
 #pragma once
 
-#include "../core/result.h"
-#include "../core/trace.h"
+#include "model/common/result.h"
+#include "model/trace/trace.h"
 
 #include <atomic>
 #include <cstdint>
@@ -20,15 +20,15 @@ struct WriteOptions
     uint32_t eventsPerChunk = 1u << 16;
 };
 
-// Writes `trace` to `path` (through a temporary file renamed at the end). Returns an empty
-// string on success, else the error sentence.
-std::string writeReport(const Trace& trace, const std::string& path, const WriteOptions& options = {});
+// Writes `trace` to `path` (through a temporary file renamed at the end). Returns success or
+// the error sentence.
+Status writeReport(const Trace& trace, const std::string& path, const WriteOptions& options = {});
 
 struct ReadOptions
 {
-    unsigned threads = 0;                                            // 0: all cores
-    std::function<void(uint64_t bytesDone, uint64_t bytesTotal)> progress;  // any thread
-    const std::atomic<bool>* cancel = nullptr;                       // set to stop early
+    unsigned threads = 0; // 0: all cores
+    std::function<void(uint64_t bytesDone, uint64_t bytesTotal)> progress; // any thread
+    const std::atomic<bool>* cancel = nullptr; // set to stop early
     bool buildIndexes = true;
 };
 

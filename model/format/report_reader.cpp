@@ -2,11 +2,12 @@
 // tracks, diagnostics) are decoded first, in file order; the track list gives every lane's
 // size, so the columns are allocated once and the event batches are then decoded on all cores
 // straight into their final place. A report cut short keeps each lane's complete prefix.
-#include "event_batch_decoder.h"
-#include "frame_index.h"
-#include "mapped_file.h"
-#include "proto_convert.h"
-#include "report_io.h"
+#include "model/common/parallel_for.h"
+#include "model/format/event_batch_decoder.h"
+#include "model/format/frame_index.h"
+#include "model/format/mapped_file.h"
+#include "model/format/proto_convert.h"
+#include "model/format/report_io.h"
 
 #include <atomic>
 #include <mutex>
@@ -17,9 +18,11 @@ namespace {
 
 using rep::ChunkKind;
 
-bool decodeChunk(std::span<const unsigned char> file, const rep::FrameRef& frame, rep::Chunk& chunk, std::string& scratch)
+bool decodeChunk(
+    std::span<const unsigned char> file, const rep::FrameRef& frame, rep::Chunk& chunk, std::string& scratch)
 {
-    return rep::decompress(rep::framePayload(file, frame), frame.header.rawSize, scratch) && chunk.ParseFromString(scratch);
+    return rep::decompress(rep::framePayload(file, frame), frame.header.rawSize, scratch)
+        && chunk.ParseFromString(scratch);
 }
 
 std::string damaged(const std::string& path, uint64_t offset, const std::string& what)
@@ -49,15 +52,16 @@ Track makeTrack(const rep::TrackDescriptor& d)
 }
 
 // Decodes the non-event chunks; returns an error sentence or "".
-std::string readStructure(std::span<const unsigned char> file, const rep::FrameIndex& index, const std::string& path,
-                          Trace& trace, bool& sawTracks)
+std::string readStructure(std::span<const unsigned char> file, const rep::FrameIndex& index,
+    const std::string& path, Trace& trace, bool& sawTracks)
 {
     std::string scratch;
     bool sawHeader = false;
     for (const auto& frame : index.frames) {
         if (frame.header.kind == ChunkKind::Events) continue;
         rep::Chunk chunk;
-        if (!decodeChunk(file, frame, chunk, scratch)) return damaged(path, frame.offset, "a chunk fails its checksum");
+        if (!decodeChunk(file, frame, chunk, scratch))
+            return damaged(path, frame.offset, "a chunk fails its checksum");
         switch (frame.header.kind) {
         case ChunkKind::Header:
             if (chunk.header().format_major() > rep::kFormatMajor)
@@ -68,20 +72,30 @@ std::string readStructure(std::span<const unsigned char> file, const rep::FrameI
         case ChunkKind::Strings:
             if (chunk.strings().first_id() > trace.strings.size())
                 return damaged(path, frame.offset, "a string table increment is out of order");
-            for (int i = int(trace.strings.size() - chunk.strings().first_id()); i < chunk.strings().values_size(); ++i)
+            for (int i = int(trace.strings.size() - chunk.strings().first_id());
+                 i < chunk.strings().values_size(); ++i)
                 trace.strings.append(chunk.strings().values(i));
             break;
-        case ChunkKind::Entities: rep::fromProto(chunk.entities(), trace); break;
-        case ChunkKind::Descriptors: rep::fromProto(chunk.descriptors(), trace); break;
+        case ChunkKind::Entities:
+            rep::fromProto(chunk.entities(), trace);
+            break;
+        case ChunkKind::Descriptors:
+            rep::fromProto(chunk.descriptors(), trace);
+            break;
         case ChunkKind::Tracks:
-            for (const auto& d : chunk.tracks().tracks()) trace.tracks.push_back(makeTrack(d));
+            for (const auto& d : chunk.tracks().tracks())
+                trace.tracks.push_back(makeTrack(d));
             sawTracks = true;
             break;
-        case ChunkKind::Diagnostics: rep::fromProto(chunk.diagnostics(), trace.diagnostics); break;
-        default: break;
+        case ChunkKind::Diagnostics:
+            rep::fromProto(chunk.diagnostics(), trace.diagnostics);
+            break;
+        default:
+            break;
         }
     }
-    if (!sawHeader) return "'" + path + "' is cut short before its header and holds no data; record it again.";
+    if (!sawHeader)
+        return "'" + path + "' is cut short before its header and holds no data; record it again.";
     return {};
 }
 
@@ -99,9 +113,12 @@ size_t keepReceivedPrefixes(Trace& trace, const std::vector<std::vector<uint32_t
             const uint32_t keep = std::min(received[t][l], lane.size());
             lost += lane.size() - keep;
             auto move = [&](auto& column) {
-                if (!column.empty()) std::copy(column.begin() + lane.begin, column.begin() + lane.begin + keep, column.begin() + out);
+                if (!column.empty())
+                    std::copy(column.begin() + lane.begin, column.begin() + lane.begin + keep,
+                        column.begin() + out);
             };
-            move(ev.start), move(ev.end), move(ev.name), move(ev.correlation), move(ev.detail), move(ev.value);
+            move(ev.start), move(ev.end), move(ev.name), move(ev.correlation), move(ev.detail),
+                move(ev.value);
             out += keep;
             laneBegin.push_back(out);
         }
@@ -111,7 +128,8 @@ size_t keepReceivedPrefixes(Trace& trace, const std::vector<std::vector<uint32_t
                 column.shrink_to_fit();
             }
         };
-        shrink(ev.start), shrink(ev.end), shrink(ev.name), shrink(ev.correlation), shrink(ev.detail), shrink(ev.value);
+        shrink(ev.start), shrink(ev.end), shrink(ev.name), shrink(ev.correlation), shrink(ev.detail),
+            shrink(ev.value);
         track.laneBegin = std::move(laneBegin);
     }
     return lost;
@@ -143,7 +161,8 @@ Result<Trace> readReport(const std::string& path, const ReadOptions& options)
     bool sawTracks = false;
     if (std::string error = readStructure(file, index, path, trace, sawTracks); !error.empty())
         return Result<Trace>::failure(error);
-    if (index.complete && !sawTracks) return Result<Trace>::failure(damaged(path, 0, "the track list is missing"));
+    if (index.complete && !sawTracks)
+        return Result<Trace>::failure(damaged(path, 0, "the track list is missing"));
 
     EventBatchDecoder decoder(trace, path);
     decoder.allocate();
@@ -155,19 +174,14 @@ Result<Trace> readReport(const std::string& path, const ReadOptions& options)
             batchBytes += frame.header.compressedSize;
         }
 
-    std::atomic<size_t> next {0};
     std::atomic<uint64_t> bytesDone {0};
-    std::atomic<bool> failed {false};
     std::mutex errorMutex;
     std::string firstError;
-    auto work = [&] {
-        std::string scratch;
-        rep::Chunk chunk;
-        for (size_t i; !failed && (i = next.fetch_add(1)) < batches.size();) {
-            if (options.cancel && options.cancel->load()) {
-                failed = true;
-                break;
-            }
+    // Each worker keeps its own scratch buffer and chunk (parallelFor copies the lambda).
+    parallelFor(
+        batches.size(),
+        [&, scratch = std::string(), chunk = rep::Chunk()](size_t i) mutable {
+            if (options.cancel && options.cancel->load()) return false;
             const rep::FrameRef& frame = *batches[i];
             std::string error;
             if (!decodeChunk(file, frame, chunk, scratch) || !chunk.has_events())
@@ -177,20 +191,16 @@ Result<Trace> readReport(const std::string& path, const ReadOptions& options)
             if (!error.empty()) {
                 std::lock_guard lock(errorMutex);
                 if (firstError.empty()) firstError = error;
-                failed = true;
-                break;
+                return false;
             }
-            const uint64_t done = bytesDone.fetch_add(frame.header.compressedSize) + frame.header.compressedSize;
+            const uint64_t done
+                = bytesDone.fetch_add(frame.header.compressedSize) + frame.header.compressedSize;
             if (options.progress) options.progress(done, batchBytes);
-        }
-    };
-    {
-        unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-        std::vector<std::jthread> pool;
-        for (unsigned t = 1; t < std::min<size_t>(threads, batches.size()); ++t) pool.emplace_back(work);
-        work();
-    }
-    if (options.cancel && options.cancel->load()) return Result<Trace>::failure("Loading '" + path + "' was cancelled.");
+            return true;
+        },
+        options.threads);
+    if (options.cancel && options.cancel->load())
+        return Result<Trace>::failure("Loading '" + path + "' was cancelled.");
     if (!firstError.empty()) return Result<Trace>::failure(firstError);
 
     if (index.complete) {
@@ -199,9 +209,10 @@ Result<Trace> readReport(const std::string& path, const ReadOptions& options)
         const size_t kept = decoder.receivedEvents();
         const size_t lost = keepReceivedPrefixes(trace, decoder.receivedPerLane());
         trace.diagnostics.push_back({Severity::Warning, "reader",
-            "The report was cut short after " + std::to_string(index.validBytes) + " of " + std::to_string(file.size())
-                + " bytes: " + std::to_string(kept) + " events were recovered"
-                + (sawTracks ? " and " + std::to_string(lost) + " events after the cut are lost." : "; the track list and all events after it are lost.")});
+            "The report was cut short after " + std::to_string(index.validBytes) + " of "
+                + std::to_string(file.size()) + " bytes: " + std::to_string(kept) + " events were recovered"
+                + (sawTracks ? " and " + std::to_string(lost) + " events after the cut are lost."
+                             : "; the track list and all events after it are lost.")});
     }
     if (options.buildIndexes) trace.buildIndexes(options.threads);
     return trace;

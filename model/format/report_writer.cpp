@@ -2,8 +2,9 @@
 // track list, one event batch per (track, lane, slice of eventsPerChunk events), diagnostics,
 // footer and trailer. Batches are encoded and compressed on all cores; frames are written in
 // a fixed order, so equal traces give byte-identical files.
-#include "proto_convert.h"
-#include "report_io.h"
+#include "model/common/parallel_for.h"
+#include "model/format/proto_convert.h"
+#include "model/format/report_io.h"
 
 #include <algorithm>
 #include <atomic>
@@ -59,7 +60,10 @@ void encodeBatch(const Track& track, const BatchSpec& spec, rep::EventBatch& out
 class FrameWriter
 {
 public:
-    FrameWriter(std::ofstream& out, int level) : m_out(out), m_level(level) {}
+    FrameWriter(std::ofstream& out, int level)
+        : m_out(out)
+        , m_level(level)
+    { }
 
     std::string compressChunk(const rep::Chunk& chunk, ChunkKind kind) const
     {
@@ -68,7 +72,8 @@ public:
         return rep::encodeFrameHeader({uint32_t(packed.size()), uint32_t(raw.size()), kind}) + packed;
     }
 
-    void write(const std::string& frame, ChunkKind kind, rep::Footer& footer, const BatchSpec* batch = nullptr)
+    void write(
+        const std::string& frame, ChunkKind kind, rep::Footer& footer, const BatchSpec* batch = nullptr)
     {
         auto* entry = footer.add_chunks();
         entry->set_offset(m_offset);
@@ -111,11 +116,13 @@ std::vector<BatchSpec> planBatches(const Trace& trace, uint32_t eventsPerChunk)
 
 } // namespace
 
-std::string writeReport(const Trace& trace, const std::string& path, const WriteOptions& options)
+Status writeReport(const Trace& trace, const std::string& path, const WriteOptions& options)
 {
     const std::string temporary = path + ".tmp";
     std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    if (!file) return "Cannot write the report '" + path + "': the folder is missing or not writable; choose another output path.";
+    if (!file)
+        return Status::failure("Cannot write the report '" + path
+            + "': the folder is missing or not writable; choose another output path.");
     FrameWriter frames(file, options.zstdLevel);
     rep::Footer footer;
     frames.writeRaw(rep::encodePreamble());
@@ -128,58 +135,58 @@ std::string writeReport(const Trace& trace, const std::string& path, const Write
     writeChunk([&](rep::Chunk& c) { rep::toProto(trace.metadata, *c.mutable_header()); }, ChunkKind::Header);
     constexpr uint32_t kStringsPerChunk = 1u << 16;
     for (uint32_t first = 0; first < trace.strings.size(); first += kStringsPerChunk) {
-        writeChunk([&](rep::Chunk& c) {
-            auto* strings = c.mutable_strings();
-            strings->set_first_id(first);
-            const uint32_t last = std::min<uint32_t>(first + kStringsPerChunk, uint32_t(trace.strings.size()));
-            for (uint32_t i = first; i < last; ++i) strings->add_values(std::string(trace.strings[StringId(i)]));
-        }, ChunkKind::Strings);
+        writeChunk(
+            [&](rep::Chunk& c) {
+                auto* strings = c.mutable_strings();
+                strings->set_first_id(first);
+                const uint32_t last
+                    = std::min<uint32_t>(first + kStringsPerChunk, uint32_t(trace.strings.size()));
+                for (uint32_t i = first; i < last; ++i)
+                    strings->add_values(std::string(trace.strings[StringId(i)]));
+            },
+            ChunkKind::Strings);
     }
     writeChunk([&](rep::Chunk& c) { rep::toProto(trace, *c.mutable_entities()); }, ChunkKind::Entities);
     writeChunk([&](rep::Chunk& c) { rep::toProto(trace, *c.mutable_descriptors()); }, ChunkKind::Descriptors);
-    writeChunk([&](rep::Chunk& c) {
-        auto* tracks = c.mutable_tracks();
-        for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
-            const Track& track = trace.tracks[t];
-            auto* d = tracks->add_tracks();
-            d->set_id(t);
-            d->set_kind(uint32_t(track.key.kind));
-            d->set_pid(track.key.pid.value);
-            d->set_tid(track.key.tid.value);
-            d->set_domain(track.key.domain.value);
-            d->set_device(track.key.device.value);
-            d->set_context(track.key.context.value);
-            d->set_stream(track.key.stream.value);
-            d->set_nested(track.nested);
-            for (uint32_t l = 0; l < track.laneCount(); ++l) d->add_lane_sizes(track.lane(l).size());
-        }
-    }, ChunkKind::Tracks);
+    writeChunk(
+        [&](rep::Chunk& c) {
+            auto* tracks = c.mutable_tracks();
+            for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+                const Track& track = trace.tracks[t];
+                auto* d = tracks->add_tracks();
+                d->set_id(t);
+                d->set_kind(uint32_t(track.key.kind));
+                d->set_pid(track.key.pid.value);
+                d->set_tid(track.key.tid.value);
+                d->set_domain(track.key.domain.value);
+                d->set_device(track.key.device.value);
+                d->set_context(track.key.context.value);
+                d->set_stream(track.key.stream.value);
+                d->set_nested(track.nested);
+                for (uint32_t l = 0; l < track.laneCount(); ++l)
+                    d->add_lane_sizes(track.lane(l).size());
+            }
+        },
+        ChunkKind::Tracks);
 
     // Event batches: encode and compress in parallel, write in plan order.
     const auto batches = planBatches(trace, std::max(1u, options.eventsPerChunk));
-    const unsigned workers = std::max(1u, std::thread::hardware_concurrency());
-    constexpr size_t kWindow = 64;  // frames held in memory at once
+    constexpr size_t kWindow = 64; // frames held in memory at once
     for (size_t base = 0; base < batches.size(); base += kWindow) {
         const size_t count = std::min(kWindow, batches.size() - base);
         std::vector<std::string> encoded(count);
-        std::atomic<size_t> next {0};
-        auto work = [&] {
-            for (size_t i; (i = next.fetch_add(1)) < count;) {
-                rep::Chunk chunk;
-                const BatchSpec& spec = batches[base + i];
-                encodeBatch(trace.tracks[spec.track], spec, *chunk.mutable_events());
-                encoded[i] = frames.compressChunk(chunk, ChunkKind::Events);
-            }
-        };
-        {
-            std::vector<std::jthread> pool;
-            for (unsigned w = 1; w < std::min<size_t>(workers, count); ++w) pool.emplace_back(work);
-            work();
-        }
-        for (size_t i = 0; i < count; ++i) frames.write(encoded[i], ChunkKind::Events, footer, &batches[base + i]);
+        parallelFor(count, [&](size_t i) {
+            rep::Chunk chunk;
+            const BatchSpec& spec = batches[base + i];
+            encodeBatch(trace.tracks[spec.track], spec, *chunk.mutable_events());
+            encoded[i] = frames.compressChunk(chunk, ChunkKind::Events);
+        });
+        for (size_t i = 0; i < count; ++i)
+            frames.write(encoded[i], ChunkKind::Events, footer, &batches[base + i]);
     }
 
-    writeChunk([&](rep::Chunk& c) { rep::toProto(trace.diagnostics, *c.mutable_diagnostics()); }, ChunkKind::Diagnostics);
+    writeChunk([&](rep::Chunk& c) { rep::toProto(trace.diagnostics, *c.mutable_diagnostics()); },
+        ChunkKind::Diagnostics);
     footer.set_event_count(trace.eventCount());
     const uint64_t footerOffset = frames.offset();
     rep::Chunk footerChunk;
@@ -189,11 +196,12 @@ std::string writeReport(const Trace& trace, const std::string& path, const Write
     file.close();
     if (!file) {
         std::filesystem::remove(temporary);
-        return "Cannot write the report '" + path + "': the disk may be full; free some space and try again.";
+        return Status::failure(
+            "Cannot write the report '" + path + "': the disk may be full; free some space and try again.");
     }
     std::error_code ec;
     std::filesystem::rename(temporary, path, ec);
-    if (ec) return "Cannot write the report '" + path + "': " + ec.message() + ".";
+    if (ec) return Status::failure("Cannot write the report '" + path + "': " + ec.message() + ".");
     return {};
 }
 

@@ -1,4 +1,4 @@
-#include "byte_source.h"
+#include "model/import/byte_source.h"
 
 #include <cerrno>
 #include <cstring>

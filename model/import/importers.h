@@ -10,7 +10,7 @@
 // with metadata.startTimeUtcNs the wall-clock time of t = 0 when the file says it.
 #pragma once
 
-#include "../format/report_io.h"
+#include "model/format/report_io.h"
 
 namespace sightline {
 

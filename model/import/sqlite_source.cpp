@@ -1,4 +1,4 @@
-#include "sqlite_source.h"
+#include "model/import/sqlite_source.h"
 
 #include <sqlite3.h>
 

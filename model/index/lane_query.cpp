@@ -1,6 +1,4 @@
-#include "lane_query.h"
-
-#include "interval_index.h"
+#include "model/index/lane_query.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -14,8 +12,10 @@ uint32_t firstEndingAfter(const Track& track, IndexRange lane, Timestamp t)
     uint32_t lo = lane.begin, hi = lane.end;
     while (lo < hi) {
         const uint32_t mid = lo + (hi - lo) / 2;
-        if (effectiveEnd(start[mid], end[mid]) <= t) lo = mid + 1;
-        else hi = mid;
+        if (effectiveEnd(start[mid], end[mid]) <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo;
 }
@@ -42,20 +42,6 @@ IndexRange laneStartingIn(const Track& track, uint32_t lane, const std::optional
     if (!range) return events;
     const uint32_t first = firstStartingAtOrAfter(track, events, range->start);
     return {first, std::max(first, firstStartingAtOrAfter(track, events, range->end))};
-}
-
-void eventsInWindow(const Track& track, const IntervalIndex& overlap, TimeRange window, std::vector<uint32_t>& out)
-{
-    const size_t before = out.size();
-    if (!track.nested && !overlap.empty()) {
-        overlap.query(track, window, out);
-        std::sort(out.begin() + std::ptrdiff_t(before), out.end());
-        return;
-    }
-    for (uint32_t l = 0; l < track.laneCount(); ++l) {
-        const IndexRange r = laneWindow(track, l, window);
-        for (uint32_t i = r.begin; i < r.end; ++i) out.push_back(i);
-    }
 }
 
 } // namespace sightline

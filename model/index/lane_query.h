@@ -1,16 +1,14 @@
 // Window queries over one track: which events overlap a half-open time window. On a lane this
 // is two binary searches (starts and ends are both sorted there); over a whole track it is one
-// search pair per lane, or the interval index when the track's events overlap freely.
+// search pair per lane.
 #pragma once
 
-#include "../core/track.h"
+#include "model/core/track.h"
 
 #include <optional>
 #include <vector>
 
 namespace sightline {
-
-class IntervalIndex;
 
 // The events of lane `lane` overlapping `window`, as a contiguous index range.
 IndexRange laneWindow(const Track& track, uint32_t lane, TimeRange window);
@@ -23,10 +21,5 @@ uint32_t firstStartingAtOrAfter(const Track& track, IndexRange lane, Timestamp t
 // The events of lane `lane` whose START lies in `range` (all of the lane without a range): the
 // rule of the stats engine and of everything that must agree with it.
 IndexRange laneStartingIn(const Track& track, uint32_t lane, const std::optional<TimeRange>& range);
-
-// Appends the indices of all events of the track overlapping `window`, in increasing index
-// order. `overlap` is the track's interval index; it is used when the track is not nested.
-void eventsInWindow(const Track& track, const IntervalIndex& overlap, TimeRange window,
-                    std::vector<uint32_t>& out);
 
 } // namespace sightline

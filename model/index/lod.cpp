@@ -1,6 +1,6 @@
-#include "lod.h"
+#include "model/index/lod.h"
 
-#include "../core/huge_pages.h"
+#include "model/common/huge_pages.h"
 
 #include <algorithm>
 
@@ -33,8 +33,8 @@ void LaneLod::build(const Track& track, IndexRange lane)
             if (d > longest) longest = d, longestIndex = i, busyBeforeLongest = busy;
             busy += d;
         }
-        m_blocks[b] = {start[first], effectiveEnd(start[last - 1], end[last - 1]), busy, clipped(longest), longestIndex,
-            clipped(busyBeforeLongest)};
+        m_blocks[b] = {start[first], effectiveEnd(start[last - 1], end[last - 1]), busy, clipped(longest),
+            longestIndex, clipped(busyBeforeLongest)};
     }
 
     // The levels above from the one below.
@@ -52,8 +52,9 @@ void LaneLod::build(const Track& track, IndexRange lane)
                 if (longer) {
                     sum.longest = b.longest;
                     sum.longestIndex = b.longestIndex;
-                    sum.busyBeforeLongest = b.busyBeforeLongest == kLongDuration ? kLongDuration
-                                                                                 : clipped(sum.busy + b.busyBeforeLongest);
+                    sum.busyBeforeLongest = b.busyBeforeLongest == kLongDuration
+                        ? kLongDuration
+                        : clipped(sum.busy + b.busyBeforeLongest);
                 }
                 sum.busy += b.busy;
             }
@@ -68,7 +69,8 @@ size_t LaneLod::residentBytes() const
     return m_blocks.capacity() * sizeof(Block) + m_levelStart.capacity() * sizeof(uint32_t);
 }
 
-void queryTrackLod(const Track& track, const std::vector<LaneLod>& lanes, TimeRange window, std::span<LodColumn> out)
+void queryTrackLod(
+    const Track& track, const std::vector<LaneLod>& lanes, TimeRange window, std::span<LodColumn> out)
 {
     // Nested tracks: lane 0 encloses every deeper event, so its busy fraction and longest
     // event describe the whole row. Freely overlapping tracks: combine the lanes (busy is the
@@ -88,7 +90,8 @@ void queryTrackLod(const Track& track, const std::vector<LaneLod>& lanes, TimeRa
             to.busy = std::max(to.busy, from.busy);
             to.count += from.count;
             if (from.longest != LodColumn::kNoEvent
-                && (to.longest == LodColumn::kNoEvent || track.duration(from.longest) > track.duration(to.longest)))
+                && (to.longest == LodColumn::kNoEvent
+                    || track.duration(from.longest) > track.duration(to.longest)))
                 to.longest = from.longest;
         }
     }

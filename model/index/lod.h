@@ -23,7 +23,7 @@
 // confined to the pixel on either side of an edge, as when drawing a dense burst antialiased.
 #pragma once
 
-#include "../core/track.h"
+#include "model/core/track.h"
 
 #include <span>
 #include <vector>
@@ -32,9 +32,9 @@ namespace sightline {
 
 struct LodColumn
 {
-    float busy = 0;                  // 0..1 of the column's time covered by events
-    uint32_t count = 0;              // events touching the column
-    uint32_t longest = kNoEvent;     // index of the longest event touching it
+    float busy = 0; // 0..1 of the column's time covered by events
+    uint32_t count = 0; // events touching the column
+    uint32_t longest = kNoEvent; // index of the longest event touching it
     static constexpr uint32_t kNoEvent = ~0u;
 };
 
@@ -43,7 +43,7 @@ class LaneLod
 public:
     static constexpr int kBlockShift = 4;
     static constexpr int kFanOutShift = 3;
-    static constexpr uint32_t kBlock = 1u << kBlockShift;   // events per block of level 1
+    static constexpr uint32_t kBlock = 1u << kBlockShift; // events per block of level 1
     static constexpr uint32_t kFanOut = 1u << kFanOutShift; // blocks per block of the next level up
     // The largest extent of a block that a query for `columns` columns over `window` may cut
     // by estimate (see "Exactness" above): one column width, 0 for columns under a nanosecond.
@@ -63,12 +63,12 @@ private:
 #pragma pack(push, 4)
     struct Block
     {
-        Timestamp firstStart = 0;        // start of the block's first event
-        Timestamp lastEnd = 0;           // effective end of its last event
-        Duration busy = 0;               // sum of its events' durations
-        uint32_t longest = 0;            // duration of its longest event
-        uint32_t longestIndex = 0;       // that event's index in the track
-        uint32_t busyBeforeLongest = 0;  // sum of the durations of its events before the longest
+        Timestamp firstStart = 0; // start of the block's first event
+        Timestamp lastEnd = 0; // effective end of its last event
+        Duration busy = 0; // sum of its events' durations
+        uint32_t longest = 0; // duration of its longest event
+        uint32_t longestIndex = 0; // that event's index in the track
+        uint32_t busyBeforeLongest = 0; // sum of the durations of its events before the longest
     };
 #pragma pack(pop)
     static constexpr uint32_t kLongDuration = ~0u;
@@ -81,7 +81,7 @@ private:
 
 // Column-wise summary of a whole track: per column the busiest lane's fraction (for nested
 // tracks lane 0, the outermost), summed counts and the overall longest event.
-void queryTrackLod(const Track& track, const std::vector<LaneLod>& lanes, TimeRange window,
-                   std::span<LodColumn> out);
+void queryTrackLod(
+    const Track& track, const std::vector<LaneLod>& lanes, TimeRange window, std::span<LodColumn> out);
 
 } // namespace sightline

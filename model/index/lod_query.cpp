@@ -1,7 +1,7 @@
 // The level-of-detail query (see lod.h): one walk along a lane, column boundary by column
 // boundary, over the events (walk level 0) and the pyramid's blocks (walk level k >= 1 is the
 // pyramid's level k - 1).
-#include "lod.h"
+#include "model/index/lod.h"
 
 #include <algorithm>
 #include <limits>
@@ -53,17 +53,25 @@ private:
     static constexpr uint32_t kNone = LodColumn::kNoEvent;
 
     // Walk level k >= 1 groups kBlock * kFanOut^(k - 1) events per block.
-    static int shift(int level) { return level == 0 ? 0 : LaneLod::kBlockShift + LaneLod::kFanOutShift * (level - 1); }
+    static int shift(int level)
+    {
+        return level == 0 ? 0 : LaneLod::kBlockShift + LaneLod::kFanOutShift * (level - 1);
+    }
     std::span<const Block> blocks(int level) const { return m_levels[size_t(level - 1)]; }
     uint32_t unitCount(int level) const { return level == 0 ? m_size : uint32_t(blocks(level).size()); }
-    Timestamp firstStart(int level, uint32_t unit) const { return level == 0 ? m_start[unit] : blocks(level)[unit].firstStart; }
+    Timestamp firstStart(int level, uint32_t unit) const
+    {
+        return level == 0 ? m_start[unit] : blocks(level)[unit].firstStart;
+    }
     Timestamp lastEnd(int level, uint32_t unit) const
     {
         return level == 0 ? effectiveEnd(m_start[unit], m_end[unit]) : blocks(level)[unit].lastEnd;
     }
     Duration longestOf(const Block& b) const
     {
-        return b.longest != LaneLod::kLongDuration ? b.longest : m_end[b.longestIndex - m_begin] - m_start[b.longestIndex - m_begin];
+        return b.longest != LaneLod::kLongDuration
+            ? b.longest
+            : m_end[b.longestIndex - m_begin] - m_start[b.longestIndex - m_begin];
     }
     // The last of units [first, last) starting before `t` (kNone when none does).
     uint32_t lastStartingBefore(int level, uint32_t first, uint32_t last, Timestamp t) const;
@@ -88,11 +96,11 @@ private:
     const Duration m_tolerance;
 
     // The cut. Busy times count from an arbitrary origin; only differences matter.
-    uint32_t m_next = 0;                // lane-relative index of the first event right of the cut
-    Duration m_consumed = 0;            // whole durations of the events left of the cut
-    Duration m_busyBefore = 0;          // busy time before the cut's time
+    uint32_t m_next = 0; // lane-relative index of the first event right of the cut
+    Duration m_consumed = 0; // whole durations of the events left of the cut
+    Duration m_busyBefore = 0; // busy time before the cut's time
     Timestamp m_lastEnd = std::numeric_limits<Timestamp>::min(); // effective end of the last event left of it
-    uint32_t m_straddler = kNone;       // the event reaching across the cut's time, if any
+    uint32_t m_straddler = kNone; // the event reaching across the cut's time, if any
     Duration m_straddlerDuration = 0;
     // A block cut at its longest event leaves the rest of its events, [m_next, m_tailEnd), as
     // a tail that a later column takes whole if it ends before the column does.
@@ -104,7 +112,8 @@ private:
 uint32_t LodWalker::lastStartingBefore(int level, uint32_t first, uint32_t last, Timestamp t) const
 {
     uint32_t found = kNone;
-    for (uint32_t u = first; u < last && firstStart(level, u) < t; ++u) found = u;
+    for (uint32_t u = first; u < last && firstStart(level, u) < t; ++u)
+        found = u;
     return found;
 }
 
@@ -112,7 +121,7 @@ int LodWalker::levelFor(uint32_t next, Timestamp t) const
 {
     int level = 0;
     while (level < m_top && next < m_size && next >> shift(level + 1) << shift(level + 1) == next
-           && blocks(level + 1)[next >> shift(level + 1)].lastEnd <= t)
+        && blocks(level + 1)[next >> shift(level + 1)].lastEnd <= t)
         ++level;
     return level;
 }
@@ -120,15 +129,18 @@ int LodWalker::levelFor(uint32_t next, Timestamp t) const
 int LodWalker::startLevel(uint32_t next, Timestamp t) const
 {
     const int level = levelFor(next, t);
-    const bool aligned = level < m_top && next < m_size && next >> shift(level + 1) << shift(level + 1) == next;
+    const bool aligned
+        = level < m_top && next < m_size && next >> shift(level + 1) << shift(level + 1) == next;
     return aligned ? level + 1 : level;
 }
 
 Duration LodWalker::busyBefore(const Block& b, Timestamp t)
 {
     // At most t - firstStart of it lies before t and at most lastEnd - t after t.
-    const Duration low = std::max<Duration>(0, b.busy - (b.lastEnd - t)), high = std::min<Duration>(b.busy, t - b.firstStart);
-    const Duration share = Duration(double(b.busy) * double(t - b.firstStart) / double(b.lastEnd - b.firstStart) + 0.5);
+    const Duration low = std::max<Duration>(0, b.busy - (b.lastEnd - t)),
+                   high = std::min<Duration>(b.busy, t - b.firstStart);
+    const Duration share
+        = Duration(double(b.busy) * double(t - b.firstStart) / double(b.lastEnd - b.firstStart) + 0.5);
     return std::clamp(share, low, high);
 }
 
@@ -260,7 +272,8 @@ LodColumn LodWalker::advance(Timestamp t, double inverseWidth)
             lastEnd = m_start[i] + d;
             count += i + 1 - next;
             next = i + 1;
-            if (after > next) m_tailEnd = after, m_tailBusy = b.busy - b.busyBeforeLongest - d, m_tailLastEnd = b.lastEnd;
+            if (after > next)
+                m_tailEnd = after, m_tailBusy = b.busy - b.busyBeforeLongest - d, m_tailLastEnd = b.lastEnd;
             break;
         }
         --level;
@@ -269,8 +282,10 @@ LodColumn LodWalker::advance(Timestamp t, double inverseWidth)
         const bool across = lastEnd > t;
         m_busyBefore = across ? consumed - (lastEnd - t) : consumed;
         m_straddler = across ? next - 1 : kNone;
-        if (across) m_straddlerDuration = m_end[next - 1] - m_start[next - 1];
-        else m_tailEnd = 0; // a tail is taken whole only beside the event that left it
+        if (across)
+            m_straddlerDuration = m_end[next - 1] - m_start[next - 1];
+        else
+            m_tailEnd = 0; // a tail is taken whole only beside the event that left it
     }
     m_next = next;
     m_consumed = consumed;
@@ -298,7 +313,9 @@ void LaneLod::query(const Track& track, IndexRange lane, TimeRange window, std::
     if (span < columns) {
         // Columns narrower than a nanosecond overlap one another: place each on its own.
         __extension__ typedef __int128 WideInt;
-        auto boundary = [&](uint64_t c) { return window.start + Timestamp(WideInt(span) * WideInt(c) / WideInt(columns)); };
+        auto boundary = [&](uint64_t c) {
+            return window.start + Timestamp(WideInt(span) * WideInt(c) / WideInt(columns));
+        };
         LodWalker walker(track, lane, *this, 0);
         for (uint64_t c = 0; c < columns; ++c) {
             const Timestamp c0 = boundary(c), c1 = std::max(boundary(c + 1), c0 + 1);
@@ -320,7 +337,8 @@ void LaneLod::query(const Track& track, IndexRange lane, TimeRange window, std::
         if (wider) carried -= columns;
         c1 += Timestamp(step) + wider;
         if (walker.idleUntil(c1)) continue;
-        out[c] = walker.coveredBeyond(c1) ? walker.passCovered(Duration(step) + wider) : walker.advance(c1, inverseWidth[wider]);
+        out[c] = walker.coveredBeyond(c1) ? walker.passCovered(Duration(step) + wider)
+                                          : walker.advance(c1, inverseWidth[wider]);
     }
 }
 

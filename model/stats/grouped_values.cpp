@@ -1,6 +1,6 @@
-#include "grouped_values.h"
+#include "model/stats/grouped_values.h"
 
-#include "../core/huge_pages.h"
+#include "model/common/huge_pages.h"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 // the statistics a report row shows.
 #pragma once
 
-#include "stats_report.h"
+#include "model/stats/stats_report.h"
 
 #include <cstdint>
 #include <memory>

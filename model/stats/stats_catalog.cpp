@@ -1,4 +1,4 @@
-#include "stats_report.h"
+#include "model/stats/stats_report.h"
 
 #include <array>
 #include <utility>

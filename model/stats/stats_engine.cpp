@@ -1,8 +1,9 @@
-#include "stats_engine.h"
+#include "model/stats/stats_engine.h"
 
-#include "grouped_values.h"
-#include "model/core/event_access.h"
+#include "model/common/parallel_for.h"
 #include "model/index/lane_query.h"
+#include "model/stats/grouped_values.h"
+#include "model/trace/event_access.h"
 
 #include <algorithm>
 #include <atomic>
@@ -220,7 +221,6 @@ StatsReport nvtxRanges(const Trace& trace, const std::optional<TimeRange>& range
     });
 }
 
-
 } // namespace
 
 TrackKind trackKindOf(StatsReportId id)
@@ -261,9 +261,7 @@ std::vector<StatsReport> computeReports(
     const Trace& trace, std::span<const StatsReportId> ids, std::optional<TimeRange> range, unsigned threads)
 {
     std::vector<StatsReport> reports(ids.size());
-    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-    const unsigned workers = unsigned(std::min<size_t>(threads, ids.size()));
-    if (workers <= 1) {
+    if (parallelWorkers(ids.size(), threads) <= 1) {
         for (size_t k = 0; k < ids.size(); ++k)
             reports[k] = computeReport(trace, ids[k], range);
         return reports;
@@ -277,25 +275,9 @@ std::vector<StatsReport> computeReports(
         return trace.eventCount(trackKindOf(ids[a])) > trace.eventCount(trackKindOf(ids[b]));
     });
 
-    std::atomic<size_t> next {0};
-    std::vector<std::exception_ptr> failures(workers);
-    auto work = [&](unsigned worker) {
-        try {
-            for (size_t k; (k = next.fetch_add(1)) < order.size();)
-                reports[order[k]] = computeReport(trace, ids[order[k]], range);
-        } catch (...) {
-            failures[worker] = std::current_exception();
-            next.store(order.size());
-        }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned w = 1; w < workers; ++w)
-        pool.emplace_back(work, w);
-    work(0);
-    for (std::thread& t : pool)
-        t.join();
-    for (const std::exception_ptr& failure : failures)
-        if (failure) std::rethrow_exception(failure);
+    parallelFor(
+        order.size(), [&](size_t k) { reports[order[k]] = computeReport(trace, ids[order[k]], range); },
+        threads);
     return reports;
 }
 

@@ -7,8 +7,8 @@
 #pragma once
 
 #include "model/core/time.h"
-#include "model/core/trace.h"
-#include "stats_report.h"
+#include "model/stats/stats_report.h"
+#include "model/trace/trace.h"
 
 #include <optional>
 #include <span>

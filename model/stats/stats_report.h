@@ -5,8 +5,8 @@
 // name (then style), and the percentages of a report's rows add up to 100 (or are all 0).
 #pragma once
 
+#include "model/common/result.h"
 #include "model/core/enums.h"
-#include "model/core/result.h"
 
 #include <cstdint>
 #include <span>

@@ -1,4 +1,4 @@
-#include "stats_table.h"
+#include "model/stats/stats_table.h"
 
 namespace sightline {
 namespace {

@@ -4,7 +4,7 @@
 // show the same columns. Invariant: every row has one cell per column, of the column's kind.
 #pragma once
 
-#include "stats_report.h"
+#include "model/stats/stats_report.h"
 
 #include <cstdint>
 #include <string>

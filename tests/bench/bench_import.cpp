@@ -202,7 +202,8 @@ fs::path ensureJson(const Settings& s)
     const uint64_t probeEvents = 200000;
     ExportOptions overwrite;
     overwrite.overwrite = true;
-    if (std::string e = exportChromeTrace(generate(probeEvents), probe.string(), overwrite); !e.empty()) {
+    if (std::string e = exportChromeTrace(generate(probeEvents), probe.string(), overwrite).error();
+        !e.empty()) {
         std::fprintf(stderr, "bench_import: %s\n", e.c_str());
         std::exit(1);
     }
@@ -211,7 +212,7 @@ fs::path ensureJson(const Settings& s)
     const uint64_t events = uint64_t(double(s.jsonBytes) / bytesPerEvent);
     std::fprintf(stderr, "Generating %s (%s events, %.0f bytes each) ...\n", path.c_str(),
         shortCount(events).c_str(), bytesPerEvent);
-    if (std::string e = exportChromeTrace(generate(events), path.string(), overwrite); !e.empty()) {
+    if (std::string e = exportChromeTrace(generate(events), path.string(), overwrite).error(); !e.empty()) {
         std::fprintf(stderr, "bench_import: %s\n", e.c_str());
         std::exit(1);
     }
@@ -241,7 +242,7 @@ fs::path ensureSqlite(const Settings& s)
     std::fprintf(stderr, "Generating %s ...\n", path.c_str());
     ExportOptions overwrite;
     overwrite.overwrite = true;
-    if (std::string e = exportSqlite(generate(s.sqliteRows), path.string(), overwrite); !e.empty()) {
+    if (std::string e = exportSqlite(generate(s.sqliteRows), path.string(), overwrite).error(); !e.empty()) {
         std::fprintf(stderr, "bench_import: %s\n", e.c_str());
         std::exit(1);
     }

@@ -157,7 +157,7 @@ std::optional<std::string> ModelBench::ensureReport(uint64_t events, size_t colu
     Trace trace = gen::generateTrace(options);
     double generateSeconds = generating.seconds();
     Stopwatch writing;
-    if (std::string error = writeReport(trace, path.string()); !error.empty()) {
+    if (std::string error = writeReport(trace, path.string()).error(); !error.empty()) {
         std::fprintf(stderr, "bench_model: %s\n", error.c_str());
         return std::nullopt;
     }
@@ -239,13 +239,12 @@ LodFigures ModelBench::measureLod(const Trace& trace, double densityShare, size_
     for (size_t t = 0; t < trace.tracks.size(); ++t) {
         const Track& track = trace.tracks[t];
         if (track.size() == 0) continue;
-        const std::vector<LaneLod>& lanes = trace.indexes[t].lanes;
         // Times `repeats` queries into `samples`; `window(r)` gives the r-th query's window.
         auto timeQueries = [&](int repeats, auto window, std::vector<int64_t>& samples) {
             for (int r = 0; r < repeats; ++r) {
                 const TimeRange range = window(r);
                 Stopwatch query;
-                queryTrackLod(track, lanes, range, columns);
+                trace.trackLod(TrackId(uint32_t(t)), range, columns);
                 samples.push_back(query.nanoseconds());
                 sink += columns[size_t(r) % kColumns].count;
             }
@@ -298,7 +297,6 @@ LodFigures ModelBench::measureLod(const Trace& trace, double densityShare, size_
 
 void ModelBench::measureWindows(const Trace& trace, size_t column)
 {
-    std::vector<uint32_t> found;
     std::vector<int64_t> samples;
     gen::Random random(m_settings.seed + 7);
     uint64_t events = 0;
@@ -307,11 +305,12 @@ void ModelBench::measureWindows(const Trace& trace, size_t column)
         if (track.size() == 0) continue;
         for (int r = 0; r < m_settings.narrowRepeats; ++r) {
             TimeRange window = randomWindow(trace, 1e-3, random);
-            found.clear();
             Stopwatch query;
-            eventsInWindow(track, trace.indexes[t].overlap, window, found);
+            size_t found = 0;
+            for (uint32_t lane = 0; lane < track.laneCount(); ++lane)
+                found += trace.windowEvents(TrackId(uint32_t(t)), lane, window).size();
             samples.push_back(query.nanoseconds());
-            events += found.size();
+            events += found;
         }
     }
     double perQuery = samples.empty() ? 0 : double(events) / double(samples.size());

@@ -9,9 +9,9 @@
 // render time, resident memory and the 100M/1M frame time ratio. Asserts nothing.
 #include "bench_support.h"
 #include "generate.h"
-#include "views/timeline/timeline_canvas.h"
-#include "views/timeline/timeline_state.h"
-#include "views/timeline/timeline_view.h"
+#include "views/timeline/interaction/timeline_state.h"
+#include "views/timeline/widgets/timeline_canvas.h"
+#include "views/timeline/widgets/timeline_view.h"
 
 #include <QApplication>
 #include <QImage>

@@ -1,6 +1,6 @@
-#include "event_columns.h"
+#include "views/events/event_columns.h"
 
-#include "views/timeline/time_format.h"
+#include "model/text/time_text.h"
 
 #include <QLocale>
 #include <array>

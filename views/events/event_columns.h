@@ -6,8 +6,8 @@
 // worker threads (CSV export, sort keys).
 #pragma once
 
-#include "event_names.h"
-#include "model/core/trace.h"
+#include "model/trace/trace.h"
+#include "views/events/event_names.h"
 
 #include <QString>
 #include <Qt>

@@ -1,6 +1,6 @@
-#include "event_names.h"
+#include "views/events/event_names.h"
 
-#include "model/core/event_access.h"
+#include "model/trace/event_access.h"
 
 namespace sightline::views {
 

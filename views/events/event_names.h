@@ -6,7 +6,7 @@
 // table shows. Immutable after construction, safe to read from several threads.
 #pragma once
 
-#include "model/core/trace.h"
+#include "model/trace/trace.h"
 
 #include <string>
 #include <string_view>

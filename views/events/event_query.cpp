@@ -1,7 +1,7 @@
-#include "event_query.h"
+#include "views/events/event_query.h"
 
-#include "event_sort_keys.h"
-#include "radix_sort.h"
+#include "views/events/event_sort_keys.h"
+#include "views/events/radix_sort.h"
 
 #include <QRegularExpression>
 #include <algorithm>

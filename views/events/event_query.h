@@ -6,7 +6,7 @@
 // the input order, which is start order), with rows lacking the sort column's value last.
 #pragma once
 
-#include "event_columns.h"
+#include "views/events/event_columns.h"
 
 #include <QString>
 #include <atomic>

@@ -1,4 +1,4 @@
-#include "event_query_runner.h"
+#include "views/events/event_query_runner.h"
 
 namespace sightline::views {
 

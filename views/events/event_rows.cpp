@@ -1,8 +1,8 @@
-#include "event_rows.h"
+#include "views/events/event_rows.h"
 
-#include "model/core/huge_pages.h"
+#include "model/common/huge_pages.h"
 #include "model/index/lane_query.h"
-#include "radix_sort.h"
+#include "views/events/radix_sort.h"
 
 #include <algorithm>
 #include <queue>
@@ -17,14 +17,10 @@ struct LaneRun
 };
 
 IndexRange eventsOfLane(
-    const Track& track, uint32_t lane, const std::optional<TimeRange>& range, RangeRule rule)
+    const Trace& trace, TrackId track, uint32_t lane, const std::optional<TimeRange>& range, RangeRule rule)
 {
-    if (!range) return track.lane(lane);
-    if (rule == RangeRule::Overlapping) return laneWindow(track, lane, *range);
-    const IndexRange all = track.lane(lane);
-    const uint32_t first = firstStartingAtOrAfter(track, all, range->start);
-    const uint32_t last = firstStartingAtOrAfter(track, all, range->end);
-    return {first, std::max(first, last)};
+    if (range && rule == RangeRule::Overlapping) return trace.windowEvents(track, lane, *range);
+    return trace.eventsStartingIn(track, lane, range);
 }
 
 // Every non-empty lane run of the source, in track order then lane order.
@@ -35,7 +31,7 @@ std::vector<LaneRun> laneRuns(const Trace& trace, const EventSource& source)
         if (id.value >= trace.tracks.size()) continue;
         const Track& track = trace.track(id);
         for (uint32_t lane = 0; lane < track.laneCount(); ++lane) {
-            const IndexRange events = eventsOfLane(track, lane, source.range, source.rule);
+            const IndexRange events = eventsOfLane(trace, id, lane, source.range, source.rule);
             if (!events.empty()) runs.push_back({id, events});
         }
     }

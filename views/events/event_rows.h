@@ -6,7 +6,7 @@
 // contiguous index run found by two binary searches.
 #pragma once
 
-#include "model/core/trace.h"
+#include "model/trace/trace.h"
 
 #include <atomic>
 #include <optional>

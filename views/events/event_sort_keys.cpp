@@ -1,7 +1,7 @@
-#include "event_sort_keys.h"
+#include "views/events/event_sort_keys.h"
 
-#include "model/core/huge_pages.h"
-#include "radix_sort.h"
+#include "model/common/huge_pages.h"
+#include "views/events/radix_sort.h"
 
 #include <QCollator>
 #include <algorithm>

@@ -5,7 +5,7 @@
 // value (the Bytes of a kernel) get no key: they are listed apart and always go last.
 #pragma once
 
-#include "event_columns.h"
+#include "views/events/event_columns.h"
 
 #include <atomic>
 #include <span>

@@ -1,4 +1,6 @@
-#include "events_export.h"
+#include "views/events/events_export.h"
+
+#include "model/text/csv_writer.h"
 
 #include <QFile>
 #include <QSaveFile>
@@ -33,16 +35,6 @@ QString eventsAsTsv(
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
-QString csvField(const QString& text)
-{
-    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"'))
-        && !text.contains(QLatin1Char('\n')) && !text.contains(QLatin1Char('\r')))
-        return text;
-    QString quoted = text;
-    quoted.replace(QLatin1String("\""), QLatin1String("\"\""));
-    return QLatin1Char('"') + quoted + QLatin1Char('"');
-}
-
 QString writeEventsCsv(const EventCells& cells, std::span<const EventRef> rows,
     const std::vector<EventColumn>& columns, const QString& path, const std::atomic<bool>* cancel)
 {
@@ -53,17 +45,20 @@ QString writeEventsCsv(const EventCells& cells, std::span<const EventRef> rows,
     };
     if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) return failure();
 
-    QStringList fields;
-    for (EventColumn column : columns)
-        fields << csvField(csvColumnTitle(column));
-    QByteArray chunk = fields.join(QLatin1Char(',')).toUtf8() + '\n';
+    std::string line;
+    auto appendRecord = [&](auto&& fieldText) {
+        line.clear();
+        CsvRow record(line);
+        for (EventColumn column : columns)
+            record.text(fieldText(column).toStdString());
+        record.end();
+    };
+    appendRecord([](EventColumn column) { return csvColumnTitle(column); });
+    QByteArray chunk = QByteArray::fromStdString(line);
     constexpr qsizetype kChunkBytes = 1 << 20;
     for (size_t r = 0; r < rows.size(); ++r) {
-        fields.clear();
-        for (EventColumn column : columns)
-            fields << csvField(cells.raw(rows[r], column));
-        chunk += fields.join(QLatin1Char(',')).toUtf8();
-        chunk += '\n';
+        appendRecord([&](EventColumn column) { return cells.raw(rows[r], column); });
+        chunk.append(line.data(), qsizetype(line.size()));
         if (chunk.size() >= kChunkBytes) {
             if (file.write(chunk) != chunk.size()) return failure();
             chunk.clear();

@@ -4,7 +4,7 @@
 // compute with them). Only the visible columns are written, in their on-screen order.
 #pragma once
 
-#include "event_columns.h"
+#include "views/events/event_columns.h"
 
 #include <QString>
 #include <atomic>
@@ -15,9 +15,6 @@ namespace sightline::views {
 
 QString eventsAsTsv(
     const EventCells& cells, std::span<const EventRef> rows, const std::vector<EventColumn>& columns);
-
-// A CSV field, quoted when it holds a comma, a quote or a line break.
-QString csvField(const QString& text);
 
 // Writes the header and one line per row to `path`. Returns an empty string on success, else
 // one sentence naming the file and what to do. Stops (and removes the file) when `cancel` is set.

@@ -1,7 +1,7 @@
-#include "events_item_delegate.h"
+#include "views/events/events_item_delegate.h"
 
-#include "event_columns.h"
-#include "events_table_model.h"
+#include "views/events/event_columns.h"
+#include "views/events/events_table_model.h"
 
 #include <QApplication>
 #include <QPainter>

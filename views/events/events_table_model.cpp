@@ -1,6 +1,6 @@
-#include "events_table_model.h"
+#include "views/events/events_table_model.h"
 
-#include "event_rows.h"
+#include "views/events/event_rows.h"
 
 #include <QBrush>
 #include <QColor>

@@ -11,7 +11,7 @@
 // expansions are kept sorted by their parent's position.
 #pragma once
 
-#include "event_columns.h"
+#include "views/events/event_columns.h"
 
 #include <QAbstractTableModel>
 #include <memory>

@@ -1,8 +1,8 @@
-#include "events_view.h"
+#include "views/events/events_view.h"
 
-#include "event_query_runner.h"
-#include "events_item_delegate.h"
-#include "events_table_model.h"
+#include "views/events/event_query_runner.h"
+#include "views/events/events_item_delegate.h"
+#include "views/events/events_table_model.h"
 
 #include <QAction>
 #include <QCheckBox>

@@ -13,8 +13,8 @@
 // the events they contain (events_table_model.h explains the choice).
 #pragma once
 
-#include "event_query.h"
-#include "event_rows.h"
+#include "views/events/event_query.h"
+#include "views/events/event_rows.h"
 
 #include <QWidget>
 #include <memory>

@@ -1,10 +1,10 @@
 // EventsView's user actions: the expand arrow and keys, the context menu, copying rows as TSV
 // and exporting the table as CSV (events_view.cpp holds the layout and the query flow).
-#include "event_query_runner.h"
-#include "events_export.h"
-#include "events_item_delegate.h"
-#include "events_table_model.h"
-#include "events_view.h"
+#include "views/events/event_query_runner.h"
+#include "views/events/events_export.h"
+#include "views/events/events_item_delegate.h"
+#include "views/events/events_table_model.h"
+#include "views/events/events_view.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,10 +1,10 @@
 // EventsView's title, visible columns and status line: what is listed, how many events match,
 // how they are sorted, and what is running (events_view.cpp holds the layout and query flow).
-#include "event_query_runner.h"
-#include "events_item_delegate.h"
-#include "events_table_model.h"
-#include "events_view.h"
-#include "views/timeline/time_format.h"
+#include "model/text/time_text.h"
+#include "views/events/event_query_runner.h"
+#include "views/events/events_item_delegate.h"
+#include "views/events/events_table_model.h"
+#include "views/events/events_view.h"
 
 #include <QHeaderView>
 #include <QLabel>

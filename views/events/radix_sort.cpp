@@ -1,6 +1,6 @@
-#include "radix_sort.h"
+#include "views/events/radix_sort.h"
 
-#include "model/core/huge_pages.h"
+#include "model/common/huge_pages.h"
 
 #include <array>
 #include <bit>

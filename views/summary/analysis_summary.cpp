@@ -1,8 +1,8 @@
-#include "analysis_summary.h"
+#include "views/summary/analysis_summary.h"
 
 #include "model/stats/stats_engine.h"
-#include "stats_panel.h"
-#include "views/timeline/time_format.h"
+#include "model/text/time_text.h"
+#include "views/summary/stats_panel.h"
 
 #include <QButtonGroup>
 #include <QHBoxLayout>
@@ -18,7 +18,7 @@
 #include <QVBoxLayout>
 
 #ifdef SIGHTLINE_HAVE_QCUSTOMPLOT
-#include "summary_charts.h"
+#include "views/summary/summary_charts.h"
 #endif
 
 namespace sightline::views {

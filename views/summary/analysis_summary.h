@@ -8,11 +8,11 @@
 //   eventsRequested(request)       -> EventsView::showRequest(request), and show the Events View
 #pragma once
 
-#include "model/core/trace.h"
 #include "model/stats/stats_report.h"
-#include "report_facts.h"
+#include "model/trace/trace.h"
+#include "views/common/latest_request.h"
 #include "views/events/events_view.h"
-#include "views/events/latest_request.h"
+#include "views/summary/report_facts.h"
 
 #include <QWidget>
 #include <memory>

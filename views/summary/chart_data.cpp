@@ -1,6 +1,5 @@
-#include "chart_data.h"
+#include "views/summary/chart_data.h"
 
-#include "model/index/lane_query.h"
 #include "views/events/event_names.h"
 
 #include <algorithm>
@@ -79,10 +78,11 @@ Histogram durationHistogram(const Trace& trace, TrackKind kind, std::string_view
         wanted[k] = names.text(k) == name ? 1 : 0;
 
     std::vector<Duration> durations;
-    for (const Track& track : trace.tracks) {
+    for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+        const Track& track = trace.tracks[t];
         if (track.key.kind != kind) continue;
         for (uint32_t lane = 0; lane < track.laneCount(); ++lane) {
-            const IndexRange events = laneStartingIn(track, lane, range);
+            const IndexRange events = trace.eventsStartingIn(TrackId(t), lane, range);
             for (uint32_t i = events.begin; i < events.end; ++i)
                 if (wanted[names.key(track, i)]) durations.push_back(track.duration(i));
         }
@@ -124,14 +124,14 @@ std::vector<UtilizationSeries> gpuUtilization(const Trace& trace, TimeRange wind
     std::vector<LodColumn> lod(static_cast<size_t>(columns));
     for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
         const Track& track = trace.tracks[t];
-        if (track.key.kind != TrackKind::Kernels || track.size() == 0 || t >= trace.indexes.size()) continue;
+        if (track.key.kind != TrackKind::Kernels || track.size() == 0 || !trace.indexesBuilt()) continue;
         UtilizationSeries& series = byDevice[track.key.device.value];
         series.device = track.key.device;
         series.busy.resize(size_t(columns), 0.0);
         // Every lane of the stream (kernels of one stream seldom overlap, but some may).
-        for (uint32_t lane = 0; lane < track.laneCount() && lane < trace.indexes[t].lanes.size(); ++lane) {
+        for (uint32_t lane = 0; lane < track.laneCount(); ++lane) {
             std::fill(lod.begin(), lod.end(), LodColumn {});
-            trace.indexes[t].lanes[lane].query(track, track.lane(lane), window, lod);
+            trace.laneLod(TrackId(t), lane, window, lod);
             for (size_t c = 0; c < lod.size(); ++c)
                 series.busy[c] += lod[c].busy;
         }

@@ -5,8 +5,8 @@
 // Ranges follow the stats engine: an event counts when its start lies in the range.
 #pragma once
 
-#include "model/core/trace.h"
 #include "model/stats/stats_report.h"
+#include "model/trace/trace.h"
 
 #include <optional>
 #include <string>

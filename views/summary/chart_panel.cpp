@@ -1,6 +1,6 @@
-#include "chart_panel.h"
+#include "views/summary/chart_panel.h"
 
-#include "qcustomplot_compat.h"
+#include "views/summary/qcustomplot_compat.h"
 
 #include <QFileDialog>
 #include <QFileInfo>

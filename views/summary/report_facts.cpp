@@ -1,6 +1,6 @@
-#include "report_facts.h"
+#include "views/summary/report_facts.h"
 
-#include "views/timeline/time_format.h"
+#include "model/text/time_text.h"
 
 #include <QDateTime>
 #include <QLocale>

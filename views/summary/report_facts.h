@@ -4,7 +4,7 @@
 // imported trace lists what it has. Pure formatting over the Trace; the widget only shows it.
 #pragma once
 
-#include "model/core/trace.h"
+#include "model/trace/trace.h"
 
 #include <QString>
 #include <vector>

@@ -1,7 +1,7 @@
-#include "stats_panel.h"
+#include "views/summary/stats_panel.h"
 
 #include "model/stats/stats_table.h"
-#include "stats_table_model.h"
+#include "views/summary/stats_table_model.h"
 
 #include <QHeaderView>
 #include <QLabel>

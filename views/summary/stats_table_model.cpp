@@ -1,4 +1,4 @@
-#include "stats_table_model.h"
+#include "views/summary/stats_table_model.h"
 
 #include <QLocale>
 #include <algorithm>

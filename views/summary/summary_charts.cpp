@@ -1,8 +1,8 @@
-#include "summary_charts.h"
+#include "views/summary/summary_charts.h"
 
-#include "chart_data.h"
-#include "qcustomplot_compat.h"
-#include "report_facts.h"
+#include "views/summary/chart_data.h"
+#include "views/summary/qcustomplot_compat.h"
+#include "views/summary/report_facts.h"
 
 #include <QCheckBox>
 #include <QComboBox>

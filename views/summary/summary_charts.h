@@ -5,9 +5,9 @@
 // tables show, over the same range. Each chart exports to PNG.
 #pragma once
 
-#include "chart_panel.h"
-#include "model/core/trace.h"
 #include "model/stats/stats_report.h"
+#include "model/trace/trace.h"
+#include "views/summary/chart_panel.h"
 
 #include <QWidget>
 #include <memory>

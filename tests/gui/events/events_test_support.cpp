@@ -1,6 +1,6 @@
 #include "events_test_support.h"
 
-#include "model/core/event_access.h"
+#include "model/trace/event_access.h"
 
 #include <QTest>
 #include <algorithm>

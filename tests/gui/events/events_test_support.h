@@ -2,7 +2,7 @@
 // brute-force answers (computed the slow, obvious way) to compare the view's results with.
 #pragma once
 
-#include "model/core/trace.h"
+#include "model/trace/trace.h"
 #include "views/events/events_view.h"
 
 #include <string>

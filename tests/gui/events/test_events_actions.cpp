@@ -2,7 +2,7 @@
 // asks for a zoom, selecting from outside does not echo, Ctrl+C copies TSV, the table exports
 // to CSV, NVTX ranges expand to the events they contain, and a rendered frame for a look.
 #include "events_test_support.h"
-#include "model/core/event_access.h"
+#include "model/trace/event_access.h"
 #include "test_paths.h"
 #include "timeline_fixture.h"
 #include "views/events/event_rows.h"

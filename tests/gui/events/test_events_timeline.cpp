@@ -4,8 +4,8 @@
 #include "events_test_support.h"
 #include "timeline_fixture.h"
 #include "views/events/events_table_model.h"
-#include "views/timeline/navigation.h"
-#include "views/timeline/timeline_view.h"
+#include "views/timeline/interaction/navigation.h"
+#include "views/timeline/widgets/timeline_view.h"
 
 #include <QSplitter>
 #include <QTableView>

@@ -4,16 +4,16 @@
 // window; Stop in the middle of a 30 s sleep still yields a report; inline messages block Start;
 // the settings come back for the same program next time.
 #include "../remote/qt_catch_strings.h"
-#include "app/ui/environment_editor.h"
-#include "app/ui/main_window.h"
-#include "app/ui/profile_dialog.h"
-#include "app/ui/profile_run.h"
-#include "app/ui/profile_run_pane.h"
-#include "app/ui/report_tab.h"
-#include "app/ui/screenshot.h"
+#include "app/ui/profile/environment_editor.h"
+#include "app/ui/profile/profile_dialog.h"
+#include "app/ui/profile/profile_run.h"
+#include "app/ui/profile/profile_run_pane.h"
+#include "app/ui/shell/main_window.h"
+#include "app/ui/shell/report_tab.h"
+#include "app/ui/shell/screenshot.h"
 #include "shell_test_support.h"
 #include "test_paths.h"
-#include "views/timeline/timeline_view.h"
+#include "views/timeline/widgets/timeline_view.h"
 
 #include <QCheckBox>
 #include <QElapsedTimer>
@@ -50,8 +50,8 @@ ui::ProfileDialog* openProfileDialog(ui::MainWindow& window)
 
 // The main window shown and its Profile dialog set to run the test target's "sleep" mode
 // (it pushes "waiting", then sleeps 30 s) without CUDA, in `folder`.
-ui::ProfileDialog* dialogForSleepingTarget(ui::MainWindow& window, const std::filesystem::path& folder,
-    const QString& outputFile = {})
+ui::ProfileDialog* dialogForSleepingTarget(
+    ui::MainWindow& window, const std::filesystem::path& folder, const QString& outputFile = {})
 {
     window.show();
     REQUIRE(QTest::qWaitForWindowExposed(&window));

@@ -2,9 +2,9 @@
 // settings remembered per executable, the checks behind the inline messages, and reading the
 // launcher's stderr apart from the target's.
 #include "../remote/qt_catch_strings.h"
-#include "app/ui/launcher_output.h"
-#include "app/ui/profile_checks.h"
-#include "app/ui/profile_settings.h"
+#include "app/ui/profile/launcher_output.h"
+#include "app/ui/profile/profile_checks.h"
+#include "app/ui/profile/profile_settings.h"
 #include "shell_test_support.h"
 #include "test_paths.h"
 

@@ -6,9 +6,9 @@
 #include "test_paths.h"
 
 #include <QCoreApplication>
-#include <QFileInfo>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QTest>
 #include <QTimer>
 #include <catch2/catch.hpp>
@@ -42,7 +42,7 @@ std::filesystem::path largeReport()
     // Tests running in parallel may both make it: each writes its own file, renamed at the end.
     const auto partial = folder
         / (path.filename().string() + "." + std::to_string(QCoreApplication::applicationPid()) + ".tmp");
-    if (const std::string error = writeReport(trace, partial.string()); !error.empty())
+    if (const std::string error = writeReport(trace, partial.string()).error(); !error.empty())
         throw std::runtime_error(error);
     std::filesystem::rename(partial, path);
     return path;
@@ -133,7 +133,8 @@ void checkCancelledThenFullDownload(const QString& location, qint64 size, const 
 
 SshTestServer& sshServer()
 {
-    static SshTestServer instance(scratchDir("ssh-server-" + std::to_string(QCoreApplication::applicationPid())));
+    static SshTestServer instance(
+        scratchDir("ssh-server-" + std::to_string(QCoreApplication::applicationPid())));
     return instance;
 }
 

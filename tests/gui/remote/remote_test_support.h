@@ -3,7 +3,7 @@
 // build tree and generator version), and running a RemoteFetch to its end.
 #pragma once
 
-#include "app/ui/remote_fetch.h"
+#include "app/ui/remote/remote_fetch.h"
 #include "ssh_test_server.h"
 
 #include <QList>

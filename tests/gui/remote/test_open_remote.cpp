@@ -2,18 +2,18 @@
 // progress bar and opens in a tab, the remote location lands in Open Recent and reopening it
 // uses the cached copy; Cancel stops a download and keeps the dialog; a failure is shown in the
 // dialog; an https:// location given like a file (command line, Open Recent) opens too.
-#include "app/ui/main_window.h"
-#include "app/ui/open_remote_dialog.h"
-#include "app/ui/recent_files.h"
-#include "app/ui/report_tab.h"
-#include "app/ui/screenshot.h"
+#include "app/ui/remote/open_remote_dialog.h"
+#include "app/ui/shell/main_window.h"
+#include "app/ui/shell/recent_files.h"
+#include "app/ui/shell/report_tab.h"
+#include "app/ui/shell/screenshot.h"
 #include "http_test_server.h"
 #include "qt_catch_strings.h"
 #include "remote_test_support.h"
 #include "shell_test_support.h"
 #include "ssh_test_server.h"
 #include "test_paths.h"
-#include "views/timeline/timeline_view.h"
+#include "views/timeline/widgets/timeline_view.h"
 
 #include <QCoreApplication>
 #include <QMenu>

@@ -2,9 +2,9 @@
 // the cache (and not again while the remote file is unchanged), a 100 MB report with progress,
 // a cancelled download, and one clear sentence each for an unreachable host, a refused key, a
 // missing file and a file that is not a report.
-#include "app/ui/remote_browser_dialog.h"
-#include "app/ui/remote_listing.h"
-#include "app/ui/screenshot.h"
+#include "app/ui/remote/remote_browser_dialog.h"
+#include "app/ui/remote/remote_listing.h"
+#include "app/ui/shell/screenshot.h"
 #include "qt_catch_strings.h"
 #include "remote_test_support.h"
 #include "shell_test_support.h"
@@ -89,7 +89,8 @@ TEST_CASE("the remote file browser enters folders, goes up and returns the locat
     test::writeGeneratedReport(folder / "day1", "first.rep", 1000);
     test::writeGeneratedReport(folder, "top.rep", 1000);
 
-    ui::RemoteBrowserDialog browser(*ui::RemoteLocation::parse(test::sshServer().location(folder / "top.rep")));
+    ui::RemoteBrowserDialog browser(
+        *ui::RemoteLocation::parse(test::sshServer().location(folder / "top.rep")));
     REQUIRE(test::waitWithoutSleeping([&] { return !browser.isListing(); }, 60000));
     INFO(browser.statusText().toStdString());
     QTreeWidget* list = browser.entryList();
@@ -108,7 +109,8 @@ TEST_CASE("the remote file browser enters folders, goes up and returns the locat
     list->setCurrentItem(list->topLevelItem(0));
     const auto chosen = browser.selectedFile();
     REQUIRE(chosen.has_value());
-    CHECK(chosen->toString() == test::sshServer().location(std::filesystem::canonical(folder) / "day1" / "first.rep"));
+    CHECK(chosen->toString()
+        == test::sshServer().location(std::filesystem::canonical(folder) / "day1" / "first.rep"));
 
     QTest::mouseClick(browser.findChild<QWidget*>(QStringLiteral("remoteUpButton")), Qt::LeftButton);
     REQUIRE(test::waitWithoutSleeping([&] { return !browser.isListing(); }, 60000));
@@ -186,7 +188,8 @@ TEST_CASE("SSH failures are one clear sentence each: unreachable, authentication
     CHECK(refused.outcome.error.startsWith(QStringLiteral("Authentication failed on ")));
     CHECK(refused.outcome.error.contains(QStringLiteral("never asks for passwords")));
 
-    const test::FetchRun missing = test::fetchAndWait(test::sshServer().location(folder / "missing.rep"), cache);
+    const test::FetchRun missing
+        = test::fetchAndWait(test::sshServer().location(folder / "missing.rep"), cache);
     CHECK(missing.outcome.status == ui::FetchOutcome::Status::Failed);
     CHECK(missing.outcome.error.startsWith(QStringLiteral("No such file: ")));
     CHECK(missing.outcome.error.contains(pathText(folder / "missing.rep")));
@@ -202,8 +205,8 @@ TEST_CASE("SSH failures are one clear sentence each: unreachable, authentication
         CHECK(notReport.outcome.status == ui::FetchOutcome::Status::Failed);
         CHECK(notReport.outcome.error.startsWith(QStringLiteral("Not a report: ")));
         CHECK(notReport.outcome.bytesDownloaded < text.size());
-        CHECK_FALSE(
-            cache.cachedVersion(*ui::RemoteLocation::parse(test::sshServer().location(folder / name))).has_value());
+        CHECK_FALSE(cache.cachedVersion(*ui::RemoteLocation::parse(test::sshServer().location(folder / name)))
+                        .has_value());
     }
 
     const test::FetchRun isFolder = test::fetchAndWait(test::sshServer().location(folder), cache);

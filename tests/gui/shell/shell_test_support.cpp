@@ -44,7 +44,7 @@ QString writeGeneratedReport(
     if (!problem.empty()) throw std::runtime_error(problem);
     const Trace trace = gen::generateTrace(options);
     const auto path = folder / name;
-    const std::string error = writeReport(trace, path.string());
+    const std::string error = writeReport(trace, path.string()).error();
     if (!error.empty()) throw std::runtime_error(error);
     return QString::fromStdString(path.string());
 }

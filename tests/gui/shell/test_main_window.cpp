@@ -1,14 +1,14 @@
 // The main window with real generated reports: tabs, title, empty state, the error dialog for a
 // bad file while another report stays usable, drag and drop, recent files, and the View menu
 // and shortcuts reaching the current timeline.
-#include "app/ui/main_window.h"
-#include "app/ui/recent_files.h"
-#include "app/ui/report_tab.h"
-#include "app/ui/screenshot.h"
-#include "app/ui/status_summary.h"
-#include "app/ui/view_menu.h"
+#include "app/ui/shell/main_window.h"
+#include "app/ui/shell/recent_files.h"
+#include "app/ui/shell/report_tab.h"
+#include "app/ui/shell/screenshot.h"
+#include "app/ui/shell/status_summary.h"
+#include "app/ui/shell/view_menu.h"
 #include "shell_test_support.h"
-#include "views/timeline/timeline_view.h"
+#include "views/timeline/widgets/timeline_view.h"
 
 #include <QAction>
 #include <QApplication>
@@ -128,8 +128,8 @@ TEST_CASE("a bad file shows its error in a dialog and the open report keeps work
         CHECK(box->text().contains(QFileInfo(path).fileName()));
         CHECK(box->icon() == QMessageBox::Critical);
         // Kept for a look: build/test-scratch/gui-shell-bad-file/error-*.png
-        ui::renderWidget(*box).save(
-            QString::fromStdString((folder / "error-").string()) + QFileInfo(path).baseName() + QStringLiteral(".png"));
+        ui::renderWidget(*box).save(QString::fromStdString((folder / "error-").string())
+            + QFileInfo(path).baseName() + QStringLiteral(".png"));
         box->button(QMessageBox::Ok)->click();
         REQUIRE(waitUntil([&] { return window.findChild<QMessageBox*>() == nullptr; }));
         // The failed tab is gone; the good one is current again.

@@ -4,18 +4,18 @@
 // the timeline to the selected row; the timeline's selection scopes the Analysis Summary, whose
 // stats rows list their events under the timeline; the view selector and the Events View button
 // switch views and panes, and a reload keeps them.
-#include "app/ui/main_window.h"
-#include "app/ui/report_tab.h"
+#include "app/ui/shell/main_window.h"
+#include "app/ui/shell/report_tab.h"
 #include "events_test_support.h"
 #include "model/stats/stats_engine.h"
 #include "shell_test_support.h"
 #include "summary_test_support.h"
 #include "views/events/events_table_model.h"
 #include "views/summary/stats_panel.h"
-#include "views/timeline/navigation.h"
-#include "views/timeline/row_header_pane.h"
-#include "views/timeline/timeline_canvas.h"
-#include "views/timeline/timeline_view.h"
+#include "views/timeline/interaction/navigation.h"
+#include "views/timeline/widgets/row_header_pane.h"
+#include "views/timeline/widgets/timeline_canvas.h"
+#include "views/timeline/widgets/timeline_view.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -177,8 +177,8 @@ TEST_CASE("Show in Events View on a row lists the events of the row and of all i
         const std::vector<TrackId> streamTracks = r.rows().tracksBelow(streamRow);
         REQUIRE(streamTracks.size() >= 2); // kernels and memory (and synchronization) of one stream
 
-        REQUIRE(chooseFromRowMenu(
-            *r.timeline().rowHeaders(), streamRow, QStringLiteral("Show in Events View")));
+        REQUIRE(
+            chooseFromRowMenu(*r.timeline().rowHeaders(), streamRow, QStringLiteral("Show in Events View")));
         REQUIRE(waitUntilIdle(r.events()));
         CHECK(r.events().source().tracks == streamTracks);
         CHECK(r.events().source().range == selection);

@@ -1,6 +1,6 @@
 // sightline-ui's command line: files, --screenshot with --size / --range / --view, and the
 // one-sentence errors for everything malformed.
-#include "app/ui/shell_options.h"
+#include "app/ui/shell/shell_options.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,8 +1,8 @@
 // The View menu and the keyboard help: each window-wide shortcut is a key the timeline itself
 // binds to the same action, and F1 lists the shell's keys together with the timeline's.
-#include "app/ui/keyboard_help.h"
-#include "app/ui/main_window.h"
-#include "app/ui/view_menu.h"
+#include "app/ui/shell/keyboard_help.h"
+#include "app/ui/shell/main_window.h"
+#include "app/ui/shell/view_menu.h"
 #include "shell_test_support.h"
 
 #include <QAction>

@@ -144,7 +144,7 @@ TEST_CASE("the tables for a selection equal sightline stats --range on the same 
 {
     ShownSummary s;
     const auto report = test::scratchDir("summary_cli") / "generated.rep";
-    REQUIRE(writeReport(*s.trace, report.string()).empty());
+    REQUIRE(writeReport(*s.trace, report.string()).ok());
     const TimeRange range = middleRange(*s.trace);
     s.selectRange(range);
     requireEqualToCli(s.summary, cliStats(report, range));

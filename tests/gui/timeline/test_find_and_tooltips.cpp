@@ -1,11 +1,11 @@
 // Find (against a brute-force ordering of all matches), correlation (API call <-> GPU work)
 // and the tooltip fields of each event kind.
-#include "model/core/event_access.h"
+#include "model/text/time_text.h"
+#include "model/trace/event_access.h"
 #include "timeline_fixture.h"
-#include "views/timeline/correlated_events.h"
-#include "views/timeline/event_finder.h"
-#include "views/timeline/event_tooltip.h"
-#include "views/timeline/time_format.h"
+#include "views/timeline/interaction/correlated_events.h"
+#include "views/timeline/interaction/event_finder.h"
+#include "views/timeline/interaction/event_tooltip.h"
 
 #include <QRegularExpression>
 #include <algorithm>

@@ -5,8 +5,8 @@
 // whole nanosecond (a thin column in a few frames, never growing from pan to pan).
 #include "timeline_widget_fixture.h"
 
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <random>
 #include <vector>
 
@@ -65,8 +65,8 @@ TEST_CASE("A panned frame equals the frame painted whole for the window it shows
         int moved = 0, differing = 0;
         for (int pan = 0; pan < 40; ++pan) {
             // Whole and fractional pixels, both ways, now and then more than a screen.
-            const double pixels = std::uniform_real_distribution<double>(-12, 12)(random)
-                * (pan % 13 == 12 ? 80 : 1);
+            const double pixels
+                = std::uniform_real_distribution<double>(-12, 12)(random) * (pan % 13 == 12 ? 80 : 1);
             start = std::clamp<Timestamp>(start + Timestamp(pixels * nsPerPixel), all.start, all.end - shown);
             t.state().setVisible({start, start + shown}, views::HistoryMode::Skip);
             t.canvas().layOut();

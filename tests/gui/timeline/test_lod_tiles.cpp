@@ -1,11 +1,11 @@
 // Cached level-of-detail tiles against the model: a pixel with events away from its edges is
 // never empty and shows the longest of them, busy fractions agree closely with a direct query,
 // and tiles are reused when the view pans.
-#include "timeline_fixture.h"
-#include "views/timeline/event_style.h"
-#include "views/timeline/lod_tile_cache.h"
-#include "views/timeline/time_scale.h"
 #include "model/index/lane_query.h"
+#include "timeline_fixture.h"
+#include "views/timeline/frame/event_style.h"
+#include "views/timeline/frame/lod_tile_cache.h"
+#include "views/timeline/scale/time_scale.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -38,7 +38,7 @@ TEST_CASE("Tiles draw what direct level-of-detail queries draw")
         SourceColumns tiled, direct;
         tiles.fill(id, lane, scale, level, tiled);
         direct.resize(width);
-        trace->indexes[id.value].lanes[lane].query(track, track.lane(lane), scale.visible(), direct.lod);
+        trace->laneLod(id, lane, scale.visible(), direct.lod);
         direct.describe(track, style);
         tiles.endFrame();
 

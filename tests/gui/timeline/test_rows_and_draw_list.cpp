@@ -3,10 +3,10 @@
 #include "model/build/trace_builder.h"
 #include "model/index/lane_query.h"
 #include "timeline_fixture.h"
-#include "views/timeline/draw_list_builder.h"
-#include "views/timeline/row_layout.h"
-#include "views/timeline/row_tree.h"
-#include "views/timeline/timeline_state.h"
+#include "views/timeline/frame/draw_list_builder.h"
+#include "views/timeline/interaction/timeline_state.h"
+#include "views/timeline/rows/row_layout.h"
+#include "views/timeline/rows/row_tree.h"
 
 #include <catch2/catch.hpp>
 #include <map>

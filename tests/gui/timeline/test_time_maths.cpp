@@ -1,9 +1,9 @@
 // The timeline's pure maths: time <-> pixel mapping, zoom and pan rules, time formatting,
 // ruler ticks and the zoom history. No widgets.
-#include "views/timeline/ruler_ticks.h"
-#include "views/timeline/time_format.h"
-#include "views/timeline/time_scale.h"
-#include "views/timeline/zoom_history.h"
+#include "model/text/time_text.h"
+#include "views/timeline/scale/ruler_ticks.h"
+#include "views/timeline/scale/time_scale.h"
+#include "views/timeline/scale/zoom_history.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -1,13 +1,13 @@
 // Events on the timeline with real input: hover tooltips, clicking a kernel highlights its
 // API call (painted in teal, reachable off screen with one click), double-click zooms, Find,
 // the keyboard help, and a rendered frame that looks like a timeline.
-#include "model/core/event_access.h"
+#include "model/trace/event_access.h"
 #include "timeline_widget_fixture.h"
-#include "views/timeline/correlated_events.h"
-#include "views/timeline/event_style.h"
-#include "views/timeline/find_bar.h"
-#include "views/timeline/keyboard_help_dialog.h"
-#include "views/timeline/navigation.h"
+#include "views/timeline/frame/event_style.h"
+#include "views/timeline/interaction/correlated_events.h"
+#include "views/timeline/interaction/navigation.h"
+#include "views/timeline/widgets/find_bar.h"
+#include "views/timeline/widgets/keyboard_help_dialog.h"
 
 #include <QClipboard>
 #include <QHelpEvent>

@@ -1,8 +1,8 @@
 // Navigating the timeline with real input: drag-select and Shift+Z, Ctrl+wheel zoom around
 // the cursor, the zoom history, scrolling, and collapsing rows from the row tree.
+#include "model/text/time_text.h"
 #include "timeline_widget_fixture.h"
-#include "views/timeline/row_header_pane.h"
-#include "views/timeline/time_format.h"
+#include "views/timeline/widgets/row_header_pane.h"
 
 #include <QLabel>
 #include <catch2/catch.hpp>
@@ -28,7 +28,7 @@ TEST_CASE("Drag-selecting then Shift+Z makes the visible range equal the selecti
     // The duration is shown while the range is selected.
     const auto* corner = t.view.findChild<QLabel*>(QStringLiteral("timelineCorner"));
     REQUIRE(corner);
-    CHECK(corner->text().contains(QString::fromStdString(views::formatDuration(selection->duration()))));
+    CHECK(corner->text().contains(QString::fromStdString(formatDuration(selection->duration()))));
 
     QTest::keyClick(&canvas, Qt::Key_Z, Qt::ShiftModifier);
     CHECK(t.view.visibleRange() == *selection);

@@ -2,7 +2,7 @@
 // helpers that pick events of a kind from them.
 #pragma once
 
-#include "model/core/trace.h"
+#include "model/trace/trace.h"
 
 #include <functional>
 #include <memory>

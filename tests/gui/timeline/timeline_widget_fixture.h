@@ -4,11 +4,11 @@
 #pragma once
 
 #include "timeline_fixture.h"
-#include "views/timeline/event_geometry.h"
-#include "views/timeline/navigation.h"
-#include "views/timeline/timeline_canvas.h"
-#include "views/timeline/timeline_state.h"
-#include "views/timeline/timeline_view.h"
+#include "views/timeline/interaction/event_geometry.h"
+#include "views/timeline/interaction/navigation.h"
+#include "views/timeline/interaction/timeline_state.h"
+#include "views/timeline/widgets/timeline_canvas.h"
+#include "views/timeline/widgets/timeline_view.h"
 
 #include <QApplication>
 #include <QTest>

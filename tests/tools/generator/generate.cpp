@@ -84,8 +84,8 @@ Gpu makeGpu(uint32_t index, Random& random)
     Gpu gpu;
     gpu.device = DeviceId(index);
     gpu.name = "NVIDIA H200";
-    gpu.uuid = std::string("GPU-") + hex(random, 8) + "-" + hex(random, 4) + "-" + hex(random, 4) + "-" + hex(random, 4)
-        + "-" + hex(random, 12);
+    gpu.uuid = std::string("GPU-") + hex(random, 8) + "-" + hex(random, 4) + "-" + hex(random, 4) + "-"
+        + hex(random, 4) + "-" + hex(random, 12);
     if (index < std::size(kBusIds)) {
         gpu.busId = kBusIds[index];
     } else {

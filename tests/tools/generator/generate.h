@@ -5,7 +5,7 @@
 // holds exactly `events` events. Used by the benchmarks, the GUI tests and the sample report.
 #pragma once
 
-#include "model/core/trace.h"
+#include "model/trace/trace.h"
 
 #include <cstdint>
 #include <optional>

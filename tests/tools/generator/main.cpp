@@ -99,7 +99,7 @@ int main(int argc, char** argv)
     Trace trace = gen::generateTrace(options);
     double generateSeconds = secondsSince(start);
     start = std::chrono::steady_clock::now();
-    if (std::string error = writeReport(trace, output); !error.empty()) {
+    if (std::string error = writeReport(trace, output).error(); !error.empty()) {
         std::fprintf(stderr, "sightline-gen: %s\n", error.c_str());
         return 1;
     }

@@ -9,8 +9,14 @@ using namespace sightline::test;
 
 namespace {
 
-std::string sightlineBin() { return shellQuote((binDir() / "sightline").string()); }
-std::string sample() { return shellQuote(std::string(SIGHTLINE_SOURCE_DIR) + "/resources/samples/sample.rep"); }
+std::string sightlineBin()
+{
+    return shellQuote((binDir() / "sightline").string());
+}
+std::string sample()
+{
+    return shellQuote(std::string(SIGHTLINE_SOURCE_DIR) + "/resources/samples/sample.rep");
+}
 
 } // namespace
 
@@ -36,7 +42,8 @@ TEST_CASE("sightline info describes the bundled sample")
 {
     auto r = runCommand(sightlineBin() + " info " + sample());
     REQUIRE(r.exitCode == 0);
-    CHECK_THAT(r.out, Catch::Contains("NVIDIA H200") && Catch::Contains("CUDA kernels") && Catch::Contains("Time span"));
+    CHECK_THAT(r.out,
+        Catch::Contains("NVIDIA H200") && Catch::Contains("CUDA kernels") && Catch::Contains("Time span"));
     CHECK(r.err.empty());
 }
 
@@ -44,7 +51,9 @@ TEST_CASE("bad input gives one sentence naming the file and a non-zero exit")
 {
     const auto dir = scratchDir("cli_bad_input");
     const std::string text = (dir / "notes.txt").string();
-    { std::ofstream(text) << "just some text\n"; }
+    {
+        std::ofstream(text) << "just some text\n";
+    }
     for (const std::string& file : {text, (dir / "missing.rep").string()}) {
         for (const char* command : {"info", "stats"}) {
             auto r = runCommand(sightlineBin() + " " + command + " " + shellQuote(file));
@@ -57,7 +66,7 @@ TEST_CASE("bad input gives one sentence naming the file and a non-zero exit")
     }
     auto r = runCommand(sightlineBin() + " stats --report no_such_report " + sample());
     CHECK(r.exitCode != 0);
-    CHECK_THAT(r.err, Catch::Contains("cuda_gpu_kern_sum"));  // lists the valid names
+    CHECK_THAT(r.err, Catch::Contains("cuda_gpu_kern_sum")); // lists the valid names
     r = runCommand(sightlineBin() + " stats --range 5:1 " + sample());
     CHECK(r.exitCode == 2);
 }

@@ -2,8 +2,8 @@
 // `sightline profile`, and reading a loaded report's events back per track kind.
 #pragma once
 
-#include "model/core/event_access.h"
-#include "model/core/trace.h"
+#include "model/trace/event_access.h"
+#include "model/trace/trace.h"
 #include "spool_builder.h"
 
 #include <string>

@@ -5,8 +5,8 @@
 // ranges whose push and pop fall in different chunks, start/end ranges ended on another thread,
 // string ids, attribute ids and thread names included.
 #include "../../test_paths.h"
-#include "collector/launcher/spool_merge.h"
-#include "collector/launcher/spool_reader.h"
+#include "collector/convert/assemble/spool_merge.h"
+#include "collector/convert/decode/spool_reader.h"
 #include "collector/spool/os_functions.h"
 #include "collector_test_support.h"
 #include "model/format/report_io.h"
@@ -295,7 +295,7 @@ TEST_CASE("a spool decoded in chunks on several threads gives the report of a si
         info.spoolChunkBytes = chunkBytes;
         const auto merged = mergeSpools(info);
         const auto path = dir.parent_path() / (name + ".rep");
-        REQUIRE(writeReport(merged.trace, path.string()).empty());
+        REQUIRE(writeReport(merged.trace, path.string()).ok());
         return std::pair {merged.trace.eventCount(TrackKind::Nvtx), readFile(path)};
     };
 

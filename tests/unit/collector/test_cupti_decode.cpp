@@ -1,6 +1,6 @@
 // CUPTI activity records, built by hand as CUPTI 13 lays them out, through the decoder seam
 // (collector/inject/cupti_decode.h) into spool records.
-#include "collector/inject/cupti_decode.h"
+#include "collector/inject/cupti/cupti_decode.h"
 
 #include <catch2/catch.hpp>
 #include <cstddef>

@@ -1,10 +1,10 @@
 // The launcher's small pieces: option parsing, report naming, kernel names, the clock map, NVTX
 // matching and capture windows.
 #include "../../test_paths.h"
-#include "collector/launcher/capture_window.h"
-#include "collector/launcher/clock_map.h"
-#include "collector/launcher/kernel_names.h"
-#include "collector/launcher/nvtx_matcher.h"
+#include "collector/convert/assemble/capture_window.h"
+#include "collector/convert/decode/clock_map.h"
+#include "collector/convert/decode/kernel_names.h"
+#include "collector/convert/decode/nvtx_matcher.h"
 #include "collector/launcher/output_path.h"
 #include "collector/launcher/profile_options.h"
 
@@ -86,7 +86,8 @@ TEST_CASE("kernel names are demangled and shortened like Nsight Systems shows th
         == "vectorized_elementwise_kernel");
     CHECK(shortKernelName("void gemm<(int)128, float>(float*)") == "gemm");
     CHECK(shortKernelName("plain_c_kernel") == "plain_c_kernel");
-    CHECK(shortKernelName("(anonymous namespace)::reduce_pass1(float const*, float*, int)") == "reduce_pass1");
+    CHECK(
+        shortKernelName("(anonymous namespace)::reduce_pass1(float const*, float*, int)") == "reduce_pass1");
     CHECK(shortKernelName("void (anonymous namespace)::scale<float>(float*, int)") == "scale");
 }
 

@@ -2,9 +2,9 @@
 // library's decoder, NVTX and OS-runtime records on the TSC clock, damaged files, capture
 // windows and exec'ed images, merged into a Trace by mergeSpools.
 #include "../../test_paths.h"
-#include "collector/inject/cupti_decode.h"
-#include "collector/launcher/spool_merge.h"
-#include "collector/launcher/spool_reader.h"
+#include "collector/convert/assemble/spool_merge.h"
+#include "collector/convert/decode/spool_reader.h"
+#include "collector/inject/cupti/cupti_decode.h"
 #include "collector/spool/os_functions.h"
 #include "collector_test_support.h"
 

@@ -2,8 +2,8 @@
 
 #include "../../test_paths.h"
 #include "model/build/trace_builder.h"
-#include "model/core/event_access.h"
 #include "model/export/exporters.h"
+#include "model/trace/event_access.h"
 
 #include <bit>
 #include <stdexcept>
@@ -288,7 +288,8 @@ size_t memcpyCount(const Trace& trace)
 std::string exportToScratch(const Trace& trace, const std::string& name)
 {
     const std::string path = (scratchDir(name) / "trace.sqlite").string();
-    if (const std::string error = exportSqlite(trace, path, {}); !error.empty()) throw std::runtime_error(error);
+    if (const std::string error = exportSqlite(trace, path, {}).error(); !error.empty())
+        throw std::runtime_error(error);
     return path;
 }
 

@@ -7,7 +7,7 @@
 // with commas, quotes, backslashes, line breaks, UTF-8 and one invalid UTF-8 byte.
 #pragma once
 
-#include "model/core/trace.h"
+#include "model/trace/trace.h"
 
 #include <map>
 #include <string>

@@ -1,9 +1,9 @@
 // The SQLite export, read back with SQL: row counts, the sums `sightline stats` reports, every
 // field of every event, the nsys enum tables and identifiers, and the file-handling rules.
 #include "export_fixture.h"
-#include "model/core/event_access.h"
 #include "model/export/exporters.h"
-#include "model/export/global_id.h"
+#include "model/nsys/global_id.h"
+#include "model/trace/event_access.h"
 #include "sqlite_query.h"
 #include "tests/test_paths.h"
 

@@ -1,9 +1,9 @@
 // The SQLite export's NVTX rows, descriptive tables, enum tables, its schema against a real
 // Nsight Systems export, and the output file rules (no overwrite unless asked, no leftovers).
 #include "export_fixture.h"
-#include "model/core/event_access.h"
 #include "model/export/exporters.h"
-#include "model/export/global_id.h"
+#include "model/nsys/global_id.h"
+#include "model/trace/event_access.h"
 #include "sqlite_query.h"
 #include "tests/test_paths.h"
 
@@ -284,19 +284,19 @@ TEST_CASE(
     const Trace trace = makeEveryKindTrace();
     const auto dir = scratchDir("export_files");
     const std::string path = (dir / "out.sqlite").string();
-    REQUIRE(exportSqlite(trace, path, {}).empty());
+    REQUIRE(exportSqlite(trace, path, {}).ok());
     const auto firstSize = std::filesystem::file_size(path);
 
-    const std::string refused = exportSqlite(trace, path, {});
+    const std::string refused = exportSqlite(trace, path, {}).error();
     CHECK(refused.find(path) != std::string::npos);
     CHECK(refused.find("already exists") != std::string::npos);
     CHECK(std::filesystem::file_size(path) == firstSize);
 
     ExportOptions overwrite;
     overwrite.overwrite = true;
-    CHECK(exportSqlite(trace, path, overwrite).empty());
-    CHECK(exportChromeTrace(trace, (dir / "out.json").string(), {}).empty());
-    CHECK_FALSE(exportChromeTrace(trace, (dir / "out.json").string(), {}).empty());
+    CHECK(exportSqlite(trace, path, overwrite).ok());
+    CHECK(exportChromeTrace(trace, (dir / "out.json").string(), {}).ok());
+    CHECK_FALSE(exportChromeTrace(trace, (dir / "out.json").string(), {}).ok());
 
     std::vector<std::string> names;
     for (const auto& entry : std::filesystem::directory_iterator(dir))
@@ -305,8 +305,8 @@ TEST_CASE(
     CHECK(names == std::vector<std::string> {"out.json", "out.sqlite"});
 
     const std::string missing = (dir / "no-such-folder" / "x.sqlite").string();
-    const std::string error = exportSqlite(trace, missing, {});
+    const std::string error = exportSqlite(trace, missing, {}).error();
     CHECK(error.find(missing) != std::string::npos);
     CHECK(error.find("does not exist") != std::string::npos);
-    CHECK_FALSE(exportChromeTrace(trace, dir.string(), {}).empty()); // a folder is not a file name
+    CHECK_FALSE(exportChromeTrace(trace, dir.string(), {}).ok()); // a folder is not a file name
 }

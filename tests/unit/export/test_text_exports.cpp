@@ -3,8 +3,8 @@
 #include "export_fixture.h"
 #include "mini_json.h"
 #include "model/build/trace_builder.h"
-#include "model/core/event_access.h"
 #include "model/export/exporters.h"
+#include "model/trace/event_access.h"
 #include "tests/test_paths.h"
 
 #include <algorithm>
@@ -31,7 +31,7 @@ std::string readFile(const std::filesystem::path& path)
 JsonValue exportAndParseJson(const Trace& trace, const std::string& name)
 {
     const auto path = scratchDir(name) / "trace.json";
-    const std::string error = exportChromeTrace(trace, path.string(), {});
+    const std::string error = exportChromeTrace(trace, path.string(), {}).error();
     INFO(error);
     REQUIRE(error.empty());
     std::string parseError;
@@ -237,7 +237,7 @@ TEST_CASE("CSV export writes one quoted file per event kind", "[export][csv]")
 {
     const Trace trace = makeEveryKindTrace();
     const auto dir = scratchDir("csv_export");
-    REQUIRE(exportCsv(trace, dir.string(), {}).empty());
+    REQUIRE(exportCsv(trace, dir.string(), {}).ok());
 
     const std::map<std::string, size_t> expected {{"cuda_api.csv", trace.eventCount(TrackKind::CudaApi)},
         {"kernels.csv", trace.eventCount(TrackKind::Kernels)}, {"memcpy.csv", memcpyCount(trace)},
@@ -265,18 +265,18 @@ TEST_CASE("CSV export writes one quoted file per event kind", "[export][csv]")
 
     // A prefix gives OUT_kind.csv; a second export there is refused without touching anything.
     const std::string prefix = (dir / "run").string();
-    REQUIRE(exportCsv(trace, prefix, {}).empty());
+    REQUIRE(exportCsv(trace, prefix, {}).ok());
     CHECK(std::filesystem::exists(prefix + "_kernels.csv"));
     const auto countFiles = [&] {
         return std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator());
     };
     const auto before = countFiles();
-    const std::string refused = exportCsv(trace, prefix, {});
+    const std::string refused = exportCsv(trace, prefix, {}).error();
     CHECK(refused.find("already exists") != std::string::npos);
     CHECK(countFiles() == before);
     ExportOptions overwrite;
     overwrite.overwrite = true;
-    CHECK(exportCsv(trace, prefix, overwrite).empty());
+    CHECK(exportCsv(trace, prefix, overwrite).ok());
     CHECK(countFiles() == before);
 }
 
@@ -284,9 +284,10 @@ TEST_CASE("An empty trace exports to every format", "[export]")
 {
     const Trace empty = TraceBuilder().build(1);
     const auto dir = scratchDir("export_empty");
-    REQUIRE(exportSqlite(empty, (dir / "empty.sqlite").string(), {}).empty());
-    REQUIRE(exportCsv(empty, (dir / "empty").string(), {}).empty());
+    REQUIRE(exportSqlite(empty, (dir / "empty.sqlite").string(), {}).ok());
+    REQUIRE(exportCsv(empty, (dir / "empty").string(), {}).ok());
     const JsonValue document = exportAndParseJson(empty, "export_empty_json");
     CHECK(document.find("traceEvents")->items.empty());
-    for (const std::string& path : csvExportPaths((dir / "empty").string())) CHECK(readCsv(path).size() == 1);
+    for (const std::string& path : csvExportPaths((dir / "empty").string()))
+        CHECK(readCsv(path).size() == 1);
 }

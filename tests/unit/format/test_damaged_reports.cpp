@@ -30,8 +30,8 @@ TEST_CASE("a report cut at random offsets opens with the recovered prefix and a 
     const Trace original = test::randomTrace({});
     const std::string full = (dir / "full.rep").string();
     WriteOptions w;
-    w.eventsPerChunk = 300;  // many frames, so cuts land between and inside them
-    REQUIRE(writeReport(original, full, w).empty());
+    w.eventsPerChunk = 300; // many frames, so cuts land between and inside them
+    REQUIRE(writeReport(original, full, w).ok());
     const std::string bytes = readAll(full);
     test::Rng rng(2024);
     int opened = 0, lostSome = 0;
@@ -50,7 +50,7 @@ TEST_CASE("a report cut at random offsets opens with the recovered prefix and a 
         const Trace& t = loaded.value();
         REQUIRE_FALSE(t.diagnostics.empty());
         CHECK_THAT(t.diagnostics.back().text, Catch::Contains("cut short"));
-        CHECK(t.eventCount() <= original.eventCount());  // a cut inside the footer loses no event
+        CHECK(t.eventCount() <= original.eventCount()); // a cut inside the footer loses no event
         if (t.eventCount() < original.eventCount()) ++lostSome;
         // Every recovered lane is a prefix of the original lane.
         for (size_t k = 0; k < t.tracks.size(); ++k) {
@@ -83,7 +83,8 @@ TEST_CASE("bad files give one clear sentence each")
     const std::string noise = (dir / "noise.rep").string();
     test::Rng rng(5);
     std::string random(4096, '\0');
-    for (auto& c : random) c = char(rng.below(256));
+    for (auto& c : random)
+        c = char(rng.below(256));
     writeAll(noise, random);
     r = readReport(noise);
     REQUIRE_FALSE(r);
@@ -104,18 +105,18 @@ TEST_CASE("a newer major version and a corrupt chunk are refused")
     const std::string good = (dir / "good.rep").string();
     WriteOptions w;
     w.eventsPerChunk = 1000;
-    REQUIRE(writeReport(test::randomTrace({}), good, w).empty());
+    REQUIRE(writeReport(test::randomTrace({}), good, w).ok());
     std::string bytes = readAll(good);
 
     std::string newer = bytes;
-    newer[8] = 9;  // format major, little endian
+    newer[8] = 9; // format major, little endian
     writeAll((dir / "newer.rep").string(), newer);
     auto r = readReport((dir / "newer.rep").string());
     REQUIRE_FALSE(r);
     CHECK_THAT(r.error(), Catch::Contains("newer") && Catch::Contains("update Sightline"));
 
     std::string corrupt = bytes;
-    corrupt[corrupt.size() / 2] ^= 0x5a;  // inside some event batch
+    corrupt[corrupt.size() / 2] ^= 0x5a; // inside some event batch
     corrupt[corrupt.size() / 2 + 1] ^= 0x33;
     writeAll((dir / "corrupt.rep").string(), corrupt);
     r = readReport((dir / "corrupt.rep").string());

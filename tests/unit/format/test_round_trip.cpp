@@ -20,7 +20,7 @@ TEST_CASE("a written report reads back with every field of every event")
         const std::string path = (dir / ("r" + std::to_string(chunk) + ".rep")).string();
         WriteOptions w;
         w.eventsPerChunk = chunk;
-        REQUIRE(writeReport(original, path, w).empty());
+        REQUIRE(writeReport(original, path, w).ok());
         REQUIRE(looksLikeReport(path));
         auto loaded = readReport(path);
         REQUIRE(loaded);
@@ -34,11 +34,12 @@ TEST_CASE("writing the same trace twice gives identical files")
 {
     const auto dir = test::scratchDir("deterministic");
     const Trace trace = test::randomTrace({});
-    REQUIRE(writeReport(trace, (dir / "a.rep").string()).empty());
-    REQUIRE(writeReport(trace, (dir / "b.rep").string()).empty());
+    REQUIRE(writeReport(trace, (dir / "a.rep").string()).ok());
+    REQUIRE(writeReport(trace, (dir / "b.rep").string()).ok());
     CHECK(std::filesystem::file_size(dir / "a.rep") == std::filesystem::file_size(dir / "b.rep"));
     std::ifstream a(dir / "a.rep", std::ios::binary), b(dir / "b.rep", std::ios::binary);
-    CHECK(std::string(std::istreambuf_iterator<char>(a), {}) == std::string(std::istreambuf_iterator<char>(b), {}));
+    CHECK(std::string(std::istreambuf_iterator<char>(a), {})
+        == std::string(std::istreambuf_iterator<char>(b), {}));
 }
 
 TEST_CASE("reading reports progress and honours cancellation")
@@ -47,7 +48,7 @@ TEST_CASE("reading reports progress and honours cancellation")
     const std::string path = (dir / "p.rep").string();
     WriteOptions w;
     w.eventsPerChunk = 500;
-    REQUIRE(writeReport(test::randomTrace({}), path, w).empty());
+    REQUIRE(writeReport(test::randomTrace({}), path, w).ok());
 
     std::atomic<uint64_t> last {0}, total {0};
     ReadOptions r;
@@ -69,7 +70,7 @@ TEST_CASE("reading reports progress and honours cancellation")
 
 TEST_CASE("a write into a missing folder fails with one sentence")
 {
-    const std::string error = writeReport(test::randomTrace({}), "/nonexistent-folder/x.rep");
+    const std::string error = writeReport(test::randomTrace({}), "/nonexistent-folder/x.rep").error();
     CHECK_THAT(error, Catch::Contains("/nonexistent-folder/x.rep"));
 }
 
@@ -82,10 +83,11 @@ TEST_CASE("a generated training-loop report reads back with every field of every
     REQUIRE(original.eventCount() == 300000);
     const auto dir = test::scratchDir("generated_round_trip");
     const std::string path = (dir / "gen.rep").string();
-    REQUIRE(writeReport(original, path).empty());
+    REQUIRE(writeReport(original, path).ok());
     auto loaded = readReport(path);
     REQUIRE(loaded);
     CHECK(test::firstDifference(original, loaded.value()) == "");
     // Every kind of event is present, so every column kind was exercised.
-    for (int k = 0; k < kTrackKindCount; ++k) CHECK(loaded->eventCount(TrackKind(k)) > 0);
+    for (int k = 0; k < kTrackKindCount; ++k)
+        CHECK(loaded->eventCount(TrackKind(k)) > 0);
 }

@@ -1,7 +1,7 @@
 #include "import_support.h"
 
 #include "../../test_paths.h"
-#include "model/core/event_access.h"
+#include "model/trace/event_access.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -5,7 +5,7 @@
 // ids (trace_compare.h) cannot be used across an export and an import.
 #pragma once
 
-#include "model/core/trace.h"
+#include "model/trace/trace.h"
 
 #include <filesystem>
 #include <string>

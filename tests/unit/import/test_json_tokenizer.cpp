@@ -4,9 +4,9 @@
 #include "../../test_paths.h"
 #include "../export/mini_json.h"
 #include "import_support.h"
-#include "model/import/json_number.h"
-#include "model/import/json_stream.h"
-#include "model/import/kineto_event.h"
+#include "model/import/kineto/json_number.h"
+#include "model/import/kineto/json_stream.h"
+#include "model/import/kineto/kineto_event.h"
 
 #include <catch2/catch.hpp>
 #include <random>

@@ -3,8 +3,8 @@
 // it must refuse with a clear sentence.
 #include "../../test_paths.h"
 #include "import_support.h"
-#include "model/core/event_access.h"
 #include "model/import/importers.h"
+#include "model/trace/event_access.h"
 
 #include <catch2/catch.hpp>
 #include <sqlite3.h>

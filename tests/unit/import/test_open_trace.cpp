@@ -4,7 +4,7 @@
 #include "generate.h"
 #include "import_support.h"
 #include "model/export/exporters.h"
-#include "model/format/open_trace.h"
+#include "model/import/open_trace.h"
 
 #include <catch2/catch.hpp>
 
@@ -17,9 +17,9 @@ TEST_CASE("openTrace picks the reader from the file's content, not its name")
     gen::GeneratorOptions options;
     options.events = 5000;
     const Trace trace = gen::generateTrace(options);
-    REQUIRE(writeReport(trace, (dir / "report.json").string()).empty()); // a .rep with a misleading name
-    REQUIRE(exportSqlite(trace, (dir / "export.rep").string()).empty()); // SQLite named like a report
-    REQUIRE(exportChromeTrace(trace, (dir / "trace.sqlite").string()).empty()); // JSON named like SQLite
+    REQUIRE(writeReport(trace, (dir / "report.json").string()).ok()); // a .rep with a misleading name
+    REQUIRE(exportSqlite(trace, (dir / "export.rep").string()).ok()); // SQLite named like a report
+    REQUIRE(exportChromeTrace(trace, (dir / "trace.sqlite").string()).ok()); // JSON named like SQLite
     writeGzipFile(dir / "trace.bin", readWholeFile(dir / "trace.sqlite")); // gzip JSON, no hint at all
     writeFile(dir / "bom.txt",
         "\xEF\xBB\xBF \n[{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, "

@@ -6,8 +6,8 @@
 #include "generate.h"
 #include "import_support.h"
 #include "model/export/exporters.h"
-#include "model/format/open_trace.h"
 #include "model/import/importers.h"
+#include "model/import/open_trace.h"
 
 #include <catch2/catch.hpp>
 
@@ -21,12 +21,12 @@ void checkRoundTrip(const Trace& original, const std::string& name)
     const auto dir = scratchDir("import-round-trip-" + name);
     const std::string report = (dir / "original.rep").string();
     const std::string sqlite = (dir / "exported.sqlite").string();
-    REQUIRE(writeReport(original, report).empty());
+    REQUIRE(writeReport(original, report).ok());
     Result<Trace> reloaded = readReport(report);
     REQUIRE(reloaded);
     ExportOptions options;
     options.sourcePath = report;
-    REQUIRE(exportSqlite(reloaded.value(), sqlite, options).empty());
+    REQUIRE(exportSqlite(reloaded.value(), sqlite, options).ok());
 
     Result<Trace> imported = openTrace(sqlite);
     INFO(imported.error());

@@ -17,14 +17,16 @@ TEST_CASE("correlation finds the launching call and the GPU work both ways")
         const Track& track = trace.tracks[t];
         if (!hasCorrelation(track.key.kind)) continue;
         for (uint32_t i = 0; i < track.size(); ++i)
-            (track.key.kind == TrackKind::CudaApi ? api : gpu).emplace(track.events.correlation[i].value, EventRef {TrackId(t), i});
+            (track.key.kind == TrackKind::CudaApi ? api : gpu)
+                .emplace(track.events.correlation[i].value, EventRef {TrackId(t), i});
     }
     REQUIRE(gpu.size() > 100);
     for (const auto& [corr, ref] : gpu) {
         const auto call = trace.correlation.launchingCall(trace, ref);
         REQUIRE(call.has_value());
         REQUIRE(trace.track(call->track).events.correlation[call->index].value == corr);
-        REQUIRE(trace.track(call->track).events.start[call->index] <= trace.track(ref.track).events.start[ref.index]);
+        REQUIRE(trace.track(call->track).events.start[call->index]
+            <= trace.track(ref.track).events.start[ref.index]);
         const auto ops = trace.correlation.gpuOperations(trace, *call);
         REQUIRE(std::find(ops.begin(), ops.end(), ref) != ops.end());
         REQUIRE(ops.size() == gpu.count(corr));
@@ -39,15 +41,18 @@ TEST_CASE("correlation works when ids are not sorted along a lane")
     const StringId launch = b.intern("cudaLaunchKernel"), k = b.intern("k");
     // Ids deliberately decreasing along time (e.g. merged from several sources).
     for (uint32_t i = 0; i < 50; ++i) {
-        b.add(api, ApiCall {Timestamp(i) * 100, Timestamp(i) * 100 + 10, launch, CorrelationId(1000 - i), {}});
-        b.add(kern, KernelEvent {Timestamp(i) * 100 + 20, Timestamp(i) * 100 + 50, k, CorrelationId(1000 - i), {}});
+        b.add(
+            api, ApiCall {Timestamp(i) * 100, Timestamp(i) * 100 + 10, launch, CorrelationId(1000 - i), {}});
+        b.add(kern,
+            KernelEvent {Timestamp(i) * 100 + 20, Timestamp(i) * 100 + 50, k, CorrelationId(1000 - i), {}});
     }
     const Trace trace = b.build();
     for (uint32_t i = 0; i < 50; ++i) {
         const TrackId kernelTrack = trace.tracks[0].key.kind == TrackKind::Kernels ? TrackId(0) : TrackId(1);
         const auto call = trace.correlation.launchingCall(trace, {kernelTrack, i});
         REQUIRE(call);
-        CHECK(trace.track(call->track).events.start[call->index] + 20 == trace.track(kernelTrack).events.start[i]);
+        CHECK(trace.track(call->track).events.start[call->index] + 20
+            == trace.track(kernelTrack).events.start[i]);
     }
     CHECK(trace.correlation.residentBytes() > 0);
 }

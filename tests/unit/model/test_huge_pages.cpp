@@ -1,6 +1,6 @@
 // resizeColumn and reserveColumn: a large column keeps its contents when it grows, and its new
 // buffer carries the huge-page advice (the "hg" flag of its mapping in /proc/self/smaps).
-#include "model/core/huge_pages.h"
+#include "model/common/huge_pages.h"
 
 #include <catch2/catch.hpp>
 #include <cstdint>

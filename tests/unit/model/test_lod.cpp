@@ -24,8 +24,8 @@ TimeRange columnOf(TimeRange window, size_t c, size_t columns)
 // What the events of a lane overlapping [c0, c1) add up to, read straight from them.
 struct Expected
 {
-    double busy = 0;         // share of the column covered
-    Duration covered = 0;    // the same in nanoseconds
+    double busy = 0; // share of the column covered
+    Duration covered = 0; // the same in nanoseconds
     uint32_t count = 0;
     Duration longest = -1;
 };
@@ -40,8 +40,10 @@ Expected direct(const Track& track, IndexRange lane, TimeRange column)
     uint32_t i = lane.begin, hi = lane.end;
     while (i < hi) {
         const uint32_t mid = i + (hi - i) / 2;
-        if (effectiveEnd(start[mid], end[mid]) <= column.start) i = mid + 1;
-        else hi = mid;
+        if (effectiveEnd(start[mid], end[mid]) <= column.start)
+            i = mid + 1;
+        else
+            hi = mid;
     }
     Duration covered = 0;
     for (; i < lane.end && start[i] < column.end; ++i) {
@@ -71,7 +73,8 @@ bool estimatedAt(const Track& track, IndexRange lane, Timestamp t, Duration tole
     const auto first = start.begin() + lane.begin, last = start.begin() + lane.end;
     const uint32_t after = uint32_t(std::lower_bound(first, last, t) - start.begin());
     if (tolerance == 0 || after == lane.begin) return false;
-    for (uint64_t size = LaneLod::kBlock; size < uint64_t(lane.size()) * LaneLod::kFanOut; size *= LaneLod::kFanOut) {
+    for (uint64_t size = LaneLod::kBlock; size < uint64_t(lane.size()) * LaneLod::kFanOut;
+         size *= LaneLod::kFanOut) {
         const uint32_t b = lane.begin + uint32_t((after - 1 - lane.begin) / size * size);
         const uint32_t e = uint32_t(std::min<uint64_t>(b + size, lane.end)) - 1;
         const Timestamp lastEnd = effectiveEnd(start[e], end[e]);
@@ -93,12 +96,15 @@ bool checkLane(const Track& track, IndexRange lane, const LaneLod& lod, TimeRang
         const Expected e = direct(track, lane, column);
         const LodColumn& got = out[c];
         INFO("column " << c << " [" << column.start << ", " << column.end << "), tolerance " << tolerance);
-        const bool exact = !estimatedAt(track, lane, column.start, tolerance) && !estimatedAt(track, lane, column.end, tolerance);
+        const bool exact = !estimatedAt(track, lane, column.start, tolerance)
+            && !estimatedAt(track, lane, column.end, tolerance);
         if (exact) {
             REQUIRE(got.count == e.count);
             REQUIRE(std::abs(got.busy - e.busy) < 1e-5);
-            if (e.count == 0) REQUIRE(got.longest == LodColumn::kNoEvent);
-            else REQUIRE(track.duration(got.longest) == e.longest);
+            if (e.count == 0)
+                REQUIRE(got.longest == LodColumn::kNoEvent);
+            else
+                REQUIRE(track.duration(got.longest) == e.longest);
             continue;
         }
         // Each edge may move by up to the tolerance: the busy time before it by as much, and
@@ -135,7 +141,9 @@ Track denseLane(uint64_t seed, uint32_t events)
     Timestamp t = 1000;
     for (uint32_t i = 0; i < events; ++i) {
         const Timestamp gap = rng.chance(1) ? Timestamp(rng.below(3000000)) : Timestamp(rng.below(20));
-        const Duration length = rng.chance(1) ? Duration(rng.below(400000)) : rng.chance(10) ? 0 : Duration(rng.below(30));
+        const Duration length = rng.chance(1) ? Duration(rng.below(400000))
+            : rng.chance(10)                  ? 0
+                                              : Duration(rng.below(30));
         const Timestamp s = t + gap;
         track.events.start.push_back(s);
         track.events.end.push_back(s + length);
@@ -161,11 +169,12 @@ TEST_CASE("level-of-detail columns equal brute force at every zoom")
     for (size_t t = 0; t < trace.tracks.size(); ++t) {
         const Track& track = trace.tracks[t];
         for (uint32_t l = 0; l < track.laneCount(); l += 2) {
-            const LaneLod& lod = trace.indexes[t].lanes[l];
-            checkLane(track, track.lane(l), lod, trace.span, 97);                          // whole span
+            LaneLod lod;
+            lod.build(track, track.lane(l));
+            checkLane(track, track.lane(l), lod, trace.span, 97); // whole span
             const Timestamp a = Timestamp(rng.below(uint64_t(trace.span.end)));
             checkLane(track, track.lane(l), lod, {a, a + trace.span.duration() / 1000 + 1}, 64); // zoomed in
-            checkLane(track, track.lane(l), lod, {a, a + 40}, 80);                         // below 1 ns per column
+            checkLane(track, track.lane(l), lod, {a, a + 40}, 80); // below 1 ns per column
         }
     }
 }
@@ -182,10 +191,12 @@ TEST_CASE("level of detail over many events per column stays within its bounds")
         for (size_t columns : {1, 2, 7, 40, 333, 1920})
             estimated |= checkLane(track, track.lane(0), lod, span, columns);
         for (int q = 0; q < 60; ++q) {
-            const Duration length = 1 + Duration(rng.below(uint64_t(span.duration() / Duration(1 + rng.below(20000)))));
+            const Duration length
+                = 1 + Duration(rng.below(uint64_t(span.duration() / Duration(1 + rng.below(20000)))));
             // Every other window starts inside a burst, so its first edge is estimated too.
-            const Timestamp a = q % 2 ? span.start - 1000 + Timestamp(rng.below(uint64_t(span.duration())))
-                                      : track.events.start[rng.below(track.size())] + Timestamp(rng.below(10));
+            const Timestamp a = q % 2
+                ? span.start - 1000 + Timestamp(rng.below(uint64_t(span.duration())))
+                : track.events.start[rng.below(track.size())] + Timestamp(rng.below(10));
             estimated |= checkLane(track, track.lane(0), lod, {a, a + length}, 1 + rng.below(600));
         }
         REQUIRE(estimated); // the bounds, not only exactness, were put to the test
@@ -204,7 +215,8 @@ TEST_CASE("level of detail is exact while columns hold few events, long events a
     test::Rng rng(11);
     for (int q = 0; q < 200; ++q) {
         // Around a long event every other time: its block is then cut at it.
-        const uint32_t i = q % 2 ? longEvents[rng.below(longEvents.size())] : uint32_t(rng.below(track.size()));
+        const uint32_t i
+            = q % 2 ? longEvents[rng.below(longEvents.size())] : uint32_t(rng.below(track.size()));
         // Columns of at most about 80 ns: narrower than any 16 of this lane's events.
         const Duration length = 1000 + Duration(rng.below(20000));
         const Timestamp a = track.events.start[i] - Timestamp(rng.below(uint64_t(length)));
@@ -223,9 +235,11 @@ TEST_CASE("level of detail keeps a lane's busy time across its columns")
         std::vector<LodColumn> out(columns);
         lod.query(track, track.lane(0), span, out);
         double busy = 0;
-        for (size_t c = 0; c < columns; ++c) busy += double(out[c].busy) * double(columnOf(span, c, columns).duration());
+        for (size_t c = 0; c < columns; ++c)
+            busy += double(out[c].busy) * double(columnOf(span, c, columns).duration());
         Duration expected = 0;
-        for (uint32_t i = 0; i < track.size(); ++i) expected += track.duration(i);
+        for (uint32_t i = 0; i < track.size(); ++i)
+            expected += track.duration(i);
         // No block reaches across the outer edges, and inner estimates cancel out; only the
         // float each column's share is kept in rounds.
         REQUIRE(std::abs(busy - double(expected)) <= 1e-6 * double(span.duration()));
@@ -249,8 +263,10 @@ TEST_CASE("level of detail compares durations beyond 32 bits exactly")
     LaneLod lod;
     lod.build(track, track.lane(0));
     const TimeRange span = spanOf(track);
-    for (size_t columns : {1, 5, 64, 1000}) checkLane(track, track.lane(0), lod, span, columns);
-    checkLane(track, track.lane(0), lod, {span.start + span.duration() / 3, span.start + span.duration() / 2}, 300);
+    for (size_t columns : {1, 5, 64, 1000})
+        checkLane(track, track.lane(0), lod, span, columns);
+    checkLane(
+        track, track.lane(0), lod, {span.start + span.duration() / 3, span.start + span.duration() / 2}, 300);
 }
 
 TEST_CASE("track level of detail: a nested row is described by its outermost lane")
@@ -262,7 +278,7 @@ TEST_CASE("track level of detail: a nested row is described by its outermost lan
         const Track& track = trace.tracks[t];
         if (track.size() == 0) continue;
         std::vector<LodColumn> columns(200);
-        queryTrackLod(track, trace.indexes[t].lanes, trace.span, columns);
+        trace.trackLod(TrackId(uint32_t(t)), trace.span, columns);
         double busy = 0;
         uint32_t count = 0;
         for (const auto& c : columns) {
@@ -271,11 +287,12 @@ TEST_CASE("track level of detail: a nested row is described by its outermost lan
             REQUIRE(c.busy >= 0);
             REQUIRE(c.busy <= 1);
         }
-        REQUIRE(count > 0);  // something is visible on every non-empty row
+        REQUIRE(count > 0); // something is visible on every non-empty row
         if (track.nested) {
             // Lane 0's total busy time over the whole span equals the sum of its durations.
             Duration laneBusy = 0;
-            for (uint32_t i = track.lane(0).begin; i < track.lane(0).end; ++i) laneBusy += track.duration(i);
+            for (uint32_t i = track.lane(0).begin; i < track.lane(0).end; ++i)
+                laneBusy += track.duration(i);
             const double columnWidth = double(trace.span.duration()) / 200.0;
             REQUIRE(std::abs(busy * columnWidth - double(laneBusy)) <= 0.01 * double(laneBusy) + 200 * 2);
         }
@@ -297,7 +314,9 @@ TEST_CASE("level of detail of empty lanes and windows is empty")
     LaneLod denseLod;
     denseLod.build(dense, dense.lane(0));
     denseLod.query(dense, dense.lane(0), {500, 500}, out); // an empty window
-    for (const auto& c : out) CHECK(c.count == 0);
+    for (const auto& c : out)
+        CHECK(c.count == 0);
     denseLod.query(dense, dense.lane(0), {-5000, 0}, out); // before the first event
-    for (const auto& c : out) CHECK(c.count == 0);
+    for (const auto& c : out)
+        CHECK(c.count == 0);
 }

@@ -29,7 +29,8 @@ void nestedRanges(Rng& rng, Timestamp begin, Timestamp end, int depth, uint32_t&
         if (s + length > end) break;
         --budget;
         emit(s, s + length, depth);
-        if (length > 20 && depth < 6 && rng.chance(50)) nestedRanges(rng, s, s + length, depth + 1, budget, emit);
+        if (length > 20 && depth < 6 && rng.chance(50))
+            nestedRanges(rng, s, s + length, depth + 1, budget, emit);
         t = s + length;
     }
 }
@@ -45,7 +46,8 @@ Trace randomTrace(const RandomTraceOptions& o)
     const Pid pid(100);
     b.addProcess({pid, "python", {"python", "train.py"}});
     std::vector<StringId> names;
-    for (int i = 0; i < 12; ++i) names.push_back(b.intern("name_" + std::to_string(i)));
+    for (int i = 0; i < 12; ++i)
+        names.push_back(b.intern("name_" + std::to_string(i)));
     const DomainId domain = b.addDomain("custom");
     const Timestamp horizon = Timestamp(o.eventsPerTrack) * 400;
 
@@ -58,7 +60,7 @@ Trace randomTrace(const RandomTraceOptions& o)
         uint32_t budget = o.eventsPerTrack;
         nestedRanges(rng, 0, horizon, 0, budget, [&](Timestamp s, Timestamp e, int depth) {
             ApiCall call {s, e, names[rng.below(names.size())], CorrelationId(correlation++),
-                          {depth ? ApiClass::Driver : ApiClass::Runtime, int32_t(rng.below(3))}};
+                {depth ? ApiClass::Driver : ApiClass::Runtime, int32_t(rng.below(3))}};
             b.add(api, call);
             if (depth == 0) launches.push_back({s, call.correlation.value});
         });
@@ -91,7 +93,7 @@ Trace randomTrace(const RandomTraceOptions& o)
             b.add(os, OsCall {s, e, names[rng.below(names.size())], int64_t(rng.below(200)) - 100});
         });
     }
-    b.hostTrack(TrackKind::OsRuntime, pid, Tid(999));  // a row with no events
+    b.hostTrack(TrackKind::OsRuntime, pid, Tid(999)); // a row with no events
 
     const ContextId ctx(1);
     std::vector<Timestamp> streamFree(o.streams, 0);
@@ -110,7 +112,8 @@ Trace randomTrace(const RandomTraceOptions& o)
             k.block = {128, uint32_t(1 + rng.below(4)), 1};
             k.registersPerThread = uint32_t(rng.below(255));
             k.dynamicSharedMemory = uint32_t(rng.below(4096));
-            b.add(b.gpuTrack(TrackKind::Kernels, pid, dev, ctx, stream), KernelEvent {start, end, names[rng.below(6)], CorrelationId(corr), k});
+            b.add(b.gpuTrack(TrackKind::Kernels, pid, dev, ctx, stream),
+                KernelEvent {start, end, names[rng.below(6)], CorrelationId(corr), k});
             break;
         }
         case 1: {
@@ -119,15 +122,18 @@ Trace randomTrace(const RandomTraceOptions& o)
             op.copyKind = CopyKind(1 + rng.below(2));
             op.srcKind = MemoryKind(rng.below(2));
             op.dstKind = MemoryKind::Device;
-            b.add(b.gpuTrack(TrackKind::Memory, pid, dev, ctx, stream), MemoryEvent {start, end, CorrelationId(corr), op, 1 + rng.below(1u << 30)});
+            b.add(b.gpuTrack(TrackKind::Memory, pid, dev, ctx, stream),
+                MemoryEvent {start, end, CorrelationId(corr), op, 1 + rng.below(1u << 30)});
             break;
         }
         default:
             b.add(b.gpuTrack(TrackKind::Synchronization, pid, dev, ctx, stream),
-                  SyncEvent {start, end, CorrelationId(corr), SyncOp {SyncType(1 + rng.below(4)), uint32_t(rng.below(5))}});
+                SyncEvent {start, end, CorrelationId(corr),
+                    SyncOp {SyncType(1 + rng.below(4)), uint32_t(rng.below(5))}});
         }
     }
-    b.addGpu({DeviceId(0), "NVIDIA H200", "GPU-0", "0000:19:00.0", 9, 0, 132, 141ull << 30, 1980000, 2619000});
+    b.addGpu(
+        {DeviceId(0), "NVIDIA H200", "GPU-0", "0000:19:00.0", 9, 0, 132, 141ull << 30, 1980000, 2619000});
     b.addDiagnostic({Severity::Warning, "test", "a diagnostic"});
     return b.build();
 }

@@ -2,7 +2,7 @@
 // instants, identical intervals and empty tracks. Deterministic for a seed.
 #pragma once
 
-#include "model/core/trace.h"
+#include "model/trace/trace.h"
 
 #include <cstdint>
 
@@ -22,7 +22,9 @@ Trace randomTrace(const RandomTraceOptions& options);
 class Rng
 {
 public:
-    explicit Rng(uint64_t seed) : m_state(seed) {}
+    explicit Rng(uint64_t seed)
+        : m_state(seed)
+    { }
     uint64_t next();
     uint64_t below(uint64_t bound) { return bound ? next() % bound : 0; }
     bool chance(uint32_t percent) { return below(100) < percent; }

@@ -1,7 +1,7 @@
 // Field-by-field comparison of two traces' content (indexes excluded), for round-trip tests.
 #pragma once
 
-#include "model/core/trace.h"
+#include "model/trace/trace.h"
 
 #include <string>
 

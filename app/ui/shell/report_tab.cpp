@@ -1,0 +1,310 @@
+#include "app/ui/shell/report_tab.h"
+
+#include "views/events/events_view.h"
+#include "views/summary/analysis_summary.h"
+#include "views/timeline/interaction/navigation.h"
+#include "views/timeline/widgets/timeline_view.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStackedLayout>
+#include <QStackedWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace sightline::ui {
+
+namespace {
+constexpr int kProgressSteps = 1000; // the bar counts permille: file sizes overflow an int
+constexpr int kEventsPanePercent = 38; // the Events View's first share of the tab's height
+}
+
+ReportTab::ReportTab(QString path, QWidget* parent)
+    : QWidget(parent)
+    , m_path(std::move(path))
+{
+    m_pages = new QStackedLayout(this);
+    m_loadingPage = buildLoadingPage();
+    m_pages->addWidget(m_loadingPage);
+}
+
+ReportTab::~ReportTab() = default;
+
+QString ReportTab::displayName() const
+{
+    return QFileInfo(m_path).fileName();
+}
+
+QWidget* ReportTab::buildLoadingPage()
+{
+    auto* page = new QWidget(this);
+    auto* column = new QVBoxLayout(page);
+    column->addStretch(2);
+
+    m_loadingLabel = new QLabel(page);
+    m_loadingLabel->setAlignment(Qt::AlignCenter);
+    column->addWidget(m_loadingLabel);
+
+    m_progress = new QProgressBar(page);
+    m_progress->setObjectName(QStringLiteral("loadProgress"));
+    m_progress->setRange(0, kProgressSteps);
+    m_progress->setMaximumWidth(480);
+    m_progress->setMinimumWidth(320);
+    column->addWidget(m_progress, 0, Qt::AlignHCenter);
+
+    auto* cancel = new QPushButton(tr("Cancel"), page);
+    cancel->setObjectName(QStringLiteral("cancelLoadButton"));
+    connect(cancel, &QPushButton::clicked, this, &ReportTab::cancelLoad);
+    column->addWidget(cancel, 0, Qt::AlignHCenter);
+
+    column->addStretch(3);
+    return page;
+}
+
+void ReportTab::showLoadingPage()
+{
+    m_loadingLabel->setText(tr("Loading %1…").arg(displayName()));
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("Opening…"));
+    m_pages->setCurrentWidget(m_loadingPage);
+}
+
+void ReportTab::load()
+{
+    // The newest request wins: the running one is cancelled and its signals are dropped with it.
+    if (m_request) m_request->cancel();
+    m_request = std::make_unique<LoadRequest>(m_path);
+    connect(m_request.get(), &LoadRequest::progressed, this, &ReportTab::onProgress);
+    connect(m_request.get(), &LoadRequest::finished, this, &ReportTab::onFinished);
+    showLoadingPage();
+    m_request->start();
+}
+
+void ReportTab::cancelLoad()
+{
+    if (m_request) m_request->cancel();
+}
+
+void ReportTab::onProgress(qint64 bytesDone, qint64 bytesTotal)
+{
+    if (bytesTotal <= 0) return;
+    m_progress->setValue(int(bytesDone * kProgressSteps / bytesTotal));
+    const QLocale locale;
+    // Once every byte is decoded the model still builds its indexes; say so rather than sit at 100%.
+    m_progress->setFormat(bytesDone >= bytesTotal
+            ? tr("Building indexes…")
+            : tr("%1 of %2")
+                  .arg(locale.formattedDataSize(bytesDone, 1), locale.formattedDataSize(bytesTotal, 1)));
+}
+
+void ReportTab::onFinished(const LoadOutcome& outcome)
+{
+    // The request is the sender: it is deleted once its signal has returned.
+    m_request.release()->deleteLater();
+    switch (outcome.status) {
+    case LoadOutcome::Status::Loaded:
+        showTrace(outcome.trace);
+        emit loaded(outcome.seconds);
+        return;
+    case LoadOutcome::Status::Failed:
+        showReportPage();
+        emit loadFailed(outcome.error);
+        return;
+    case LoadOutcome::Status::Cancelled:
+        showReportPage();
+        emit loadCancelled();
+        return;
+    }
+}
+
+void ReportTab::showReportPage()
+{
+    if (m_reportPage) m_pages->setCurrentWidget(m_reportPage);
+}
+
+void ReportTab::showTrace(std::shared_ptr<const Trace> trace)
+{
+    // A reload keeps the view and the pane the user had.
+    const ReportView view = m_reportPage ? currentView() : ReportView::Timeline;
+    const bool paneShown = m_reportPage && isEventsPaneShown();
+    QWidget* previous = m_reportPage;
+    m_trace = std::move(trace);
+    m_summary = nullptr;
+    m_reportPage = buildReportPage(m_trace);
+    m_pages->addWidget(m_reportPage);
+    m_pages->setCurrentWidget(m_reportPage);
+    if (previous) {
+        m_pages->removeWidget(previous);
+        previous->deleteLater();
+    }
+    connectTimelineAndEvents();
+    setEventsPaneShown(paneShown);
+    setCurrentView(view);
+}
+
+QWidget* ReportTab::buildReportPage(const std::shared_ptr<const Trace>& trace)
+{
+    auto* page = new QWidget(this);
+    page->setObjectName(QStringLiteral("reportPage"));
+
+    m_viewSelector = new QComboBox(page);
+    m_viewSelector->setObjectName(QStringLiteral("reportViewSelector"));
+    m_viewSelector->addItem(tr("Timeline View"));
+    m_viewSelector->addItem(tr("Analysis Summary"));
+    m_viewSelector->setToolTip(tr("Which view of the report to show"));
+    m_eventsButton = new QToolButton(page);
+    m_eventsButton->setObjectName(QStringLiteral("eventsPaneButton"));
+    m_eventsButton->setText(tr("Events View"));
+    m_eventsButton->setCheckable(true);
+    m_eventsButton->setAutoRaise(false);
+    m_eventsButton->setToolTip(tr("Show or hide the Events View under the timeline"));
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(4, 3, 4, 3);
+    bar->addWidget(m_viewSelector);
+    bar->addStretch(1);
+    bar->addWidget(m_eventsButton);
+
+    m_timeline = new views::TimelineView(trace, page);
+    m_timeline->setObjectName(QStringLiteral("timeline"));
+    m_events = new views::EventsView(trace, page);
+    m_events->setObjectName(QStringLiteral("eventsView"));
+    m_events->hide();
+    m_timelineSplit = new QSplitter(Qt::Vertical, page);
+    m_timelineSplit->setObjectName(QStringLiteral("timelineSplit"));
+    m_timelineSplit->setChildrenCollapsible(false);
+    m_timelineSplit->addWidget(m_timeline);
+    m_timelineSplit->addWidget(m_events);
+    m_timelineSplit->setStretchFactor(0, 1);
+    m_timelineSplit->setStretchFactor(1, 0);
+
+    m_views = new QStackedWidget(page);
+    m_views->addWidget(m_timelineSplit);
+    m_views->addWidget(new QWidget(m_views)); // the summary's place until it is built
+
+    auto* column = new QVBoxLayout(page);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    column->addLayout(bar);
+    column->addWidget(m_views, 1);
+
+    connect(m_viewSelector, &QComboBox::currentIndexChanged, this,
+        [this](int index) { setCurrentView(ReportView(index)); });
+    connect(m_eventsButton, &QToolButton::toggled, this, &ReportTab::setEventsPaneShown);
+    return page;
+}
+
+void ReportTab::connectTimelineAndEvents()
+{
+    views::TimelineView* timeline = m_timeline;
+    views::EventsView* events = m_events;
+    connect(timeline, &views::TimelineView::showInEventsViewRequested, this, &ReportTab::showInEventsView);
+    connect(timeline, &views::TimelineView::eventSelected, events, &views::EventsView::selectEvent);
+    connect(events, &views::EventsView::eventSelected, timeline,
+        [timeline](EventRef event) { timeline->selectEvent(event, true); });
+    connect(events, &views::EventsView::zoomToEventRequested, timeline, [timeline](EventRef event) {
+        const TimeRange range = views::eventRange(timeline->trace(), event);
+        const Duration margin = std::max<Duration>(range.duration() / 10, 1);
+        timeline->selectEvent(event, false);
+        timeline->setVisibleRange({range.start - margin, range.end + margin});
+    });
+}
+
+views::AnalysisSummary* ReportTab::summary()
+{
+    if (m_summary || !m_trace) return m_summary;
+    const QFileInfo file(m_path);
+    m_summary = new views::AnalysisSummary(
+        m_trace, views::ReportFile {m_path, file.exists() ? file.size() : -1}, m_views);
+    m_summary->setObjectName(QStringLiteral("analysisSummary"));
+    // The summary's tables and charts want more room than a small window has; it scrolls
+    // instead of imposing its minimum size on the window (and on the Timeline View).
+    auto* scroller = new QScrollArea(m_views);
+    scroller->setFrameShape(QFrame::NoFrame);
+    scroller->setWidgetResizable(true);
+    scroller->setWidget(m_summary);
+    QWidget* standIn = m_views->widget(int(ReportView::Summary));
+    m_views->insertWidget(int(ReportView::Summary), scroller);
+    m_views->removeWidget(standIn);
+    standIn->deleteLater();
+    connectSummary();
+    return m_summary;
+}
+
+void ReportTab::connectSummary()
+{
+    m_summary->setSelectedRange(m_timeline->selection());
+    connect(m_timeline, &views::TimelineView::selectionChanged, m_summary,
+        &views::AnalysisSummary::setSelectedRange);
+    connect(m_summary, &views::AnalysisSummary::eventsRequested, this, &ReportTab::showEventsRequest);
+}
+
+ReportView ReportTab::currentView() const
+{
+    return m_views && m_views->currentIndex() == int(ReportView::Summary) ? ReportView::Summary
+                                                                          : ReportView::Timeline;
+}
+
+void ReportTab::setCurrentView(ReportView view)
+{
+    if (!m_views) return;
+    if (view == ReportView::Summary) summary();
+    m_views->setCurrentIndex(int(view));
+    updateViewBar();
+}
+
+bool ReportTab::isEventsPaneShown() const
+{
+    return m_events && !m_events->isHidden();
+}
+
+void ReportTab::setEventsPaneShown(bool shown)
+{
+    if (!m_events || shown == isEventsPaneShown()) {
+        updateViewBar();
+        return;
+    }
+    if (!shown) {
+        m_eventsPaneHeight = m_timelineSplit->sizes().value(1);
+        m_events->hide();
+    } else {
+        m_events->show();
+        const int total = std::max(m_timelineSplit->height(), height());
+        const int pane = m_eventsPaneHeight > 0 ? m_eventsPaneHeight : total * kEventsPanePercent / 100;
+        m_timelineSplit->setSizes({std::max(total - pane, 1), pane});
+    }
+    updateViewBar();
+}
+
+void ReportTab::updateViewBar()
+{
+    const QSignalBlocker blockSelector(m_viewSelector);
+    const QSignalBlocker blockButton(m_eventsButton);
+    m_viewSelector->setCurrentIndex(int(currentView()));
+    m_eventsButton->setChecked(isEventsPaneShown());
+    m_eventsButton->setVisible(currentView() == ReportView::Timeline);
+}
+
+void ReportTab::showInEventsView(const std::vector<TrackId>& tracks)
+{
+    if (!m_events) return;
+    m_events->showEvents(tracks, m_timeline->selection());
+    setCurrentView(ReportView::Timeline);
+    setEventsPaneShown(true);
+}
+
+void ReportTab::showEventsRequest(const views::EventsRequest& request)
+{
+    if (!m_events) return;
+    m_events->showRequest(request);
+    setCurrentView(ReportView::Timeline);
+    setEventsPaneShown(true);
+}
+
+} // namespace sightline::ui

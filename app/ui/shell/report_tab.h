@@ -1,0 +1,114 @@
+// One tab of the main window: one report file. While it loads the tab shows a progress page
+// (bytes read, Cancel); once loaded it shows the report's views, as Nsight Systems lays them
+// out: a view selector on top ("Timeline View" / "Analysis Summary") and, in Timeline View,
+// the Events View in a bottom pane under the timeline (a vertical splitter). The tab wires the
+// views together: a row's "Show in Events View" lists its events (within the timeline's
+// selection), the Events View and the timeline select each other's events, the timeline's
+// selection scopes the summary, and a stats row click lists its events in Timeline View.
+// Invariants: the newest load request of a tab wins. Starting a load cancels and forgets the
+// one running, so a stale result never replaces a newer one; a failed or cancelled reload keeps
+// the views shown before. The Analysis Summary is built on first use (its statistics run over
+// the whole trace), and always knows the timeline's current selection.
+#pragma once
+
+#include "app/ui/shell/report_loader.h"
+#include "model/core/ids.h"
+
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QSplitter;
+class QStackedLayout;
+class QStackedWidget;
+class QToolButton;
+
+namespace sightline::views {
+class AnalysisSummary;
+class EventsView;
+class TimelineView;
+struct EventsRequest;
+} // namespace sightline::views
+
+namespace sightline::ui {
+
+// The views of the selector, in its order.
+enum class ReportView : uint8_t { Timeline, Summary };
+
+class ReportTab : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ReportTab(QString path, QWidget* parent = nullptr);
+    ~ReportTab() override;
+
+    const QString& path() const { return m_path; }
+    QString displayName() const; // the file name, for the tab and the window title
+
+    // Loads the file in the background (again, for a reload).
+    void load();
+    // Shows a trace already in memory (the screenshot mode loads on the calling thread).
+    void showTrace(std::shared_ptr<const Trace> trace);
+    void cancelLoad();
+
+    bool isLoading() const { return m_request != nullptr; }
+    // The loaded report's views; null before the first load finishes.
+    views::TimelineView* timeline() const { return m_timeline; }
+    views::EventsView* eventsView() const { return m_events; }
+    // The Analysis Summary, built on the first call (null before the first load finishes).
+    views::AnalysisSummary* summary();
+    QComboBox* viewSelector() const { return m_viewSelector; }
+    QToolButton* eventsPaneButton() const { return m_eventsButton; }
+
+    ReportView currentView() const;
+    void setCurrentView(ReportView view);
+    bool isEventsPaneShown() const;
+    void setEventsPaneShown(bool shown);
+
+public slots:
+    // Lists the events of `tracks` in the Events View (only those overlapping the timeline's
+    // selection when there is one) and shows the pane.
+    void showInEventsView(const std::vector<sightline::TrackId>& tracks);
+    // Lists the request's events and shows them under the timeline (switching to Timeline View).
+    void showEventsRequest(const sightline::views::EventsRequest& request);
+
+signals:
+    void loaded(double seconds);
+    void loadFailed(const QString& error);
+    void loadCancelled();
+
+private:
+    void onProgress(qint64 bytesDone, qint64 bytesTotal);
+    void onFinished(const LoadOutcome& outcome);
+    QWidget* buildLoadingPage();
+    void showLoadingPage();
+    void showReportPage();
+    QWidget* buildReportPage(const std::shared_ptr<const Trace>& trace);
+    void connectTimelineAndEvents();
+    void connectSummary();
+    void updateViewBar();
+
+    QString m_path;
+    QStackedLayout* m_pages = nullptr;
+    QWidget* m_loadingPage = nullptr;
+    QLabel* m_loadingLabel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    std::unique_ptr<LoadRequest> m_request;
+
+    // The loaded report's page; all of it is replaced when a reload finishes.
+    std::shared_ptr<const Trace> m_trace;
+    QWidget* m_reportPage = nullptr;
+    QComboBox* m_viewSelector = nullptr;
+    QToolButton* m_eventsButton = nullptr;
+    QStackedWidget* m_views = nullptr;
+    QSplitter* m_timelineSplit = nullptr;
+    views::TimelineView* m_timeline = nullptr;
+    views::EventsView* m_events = nullptr;
+    views::AnalysisSummary* m_summary = nullptr;
+    int m_eventsPaneHeight = 0; // the pane's height when last hidden; 0: a share of the tab
+};
+
+} // namespace sightline::ui

@@ -1,0 +1,168 @@
+#include "app/ui/shell/screenshot.h"
+
+#include "app/ui/shell/main_window.h"
+#include "app/ui/shell/report_loader.h"
+#include "app/ui/shell/report_tab.h"
+#include "app/ui/shell/status_summary.h"
+#include "views/events/events_table_model.h"
+#include "views/events/events_view.h"
+#include "views/summary/analysis_summary.h"
+#include "views/timeline/widgets/timeline_view.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QPainter>
+#include <cstdio>
+#include <functional>
+
+namespace sightline::ui {
+
+namespace {
+
+int fail(const QString& sentence)
+{
+    std::fprintf(stderr, "sightline-ui: %s\n", qPrintable(sentence));
+    return 1;
+}
+
+// The offscreen platform warns about window features it lacks ("This plugin does not support
+// raise()"); they mean nothing for a screenshot, so they are kept off stderr while it is taken.
+class QuietPlatformWarnings
+{
+public:
+    QuietPlatformWarnings() { s_previous = qInstallMessageHandler(&filter); }
+    ~QuietPlatformWarnings() { qInstallMessageHandler(s_previous); }
+
+private:
+    static void filter(QtMsgType type, const QMessageLogContext& context, const QString& message)
+    {
+        if (type == QtWarningMsg && message.startsWith(QLatin1String("This plugin does not support"))) return;
+        if (s_previous)
+            s_previous(type, context, message);
+        else
+            std::fprintf(stderr, "%s\n", qPrintable(message));
+    }
+    static inline QtMessageHandler s_previous = nullptr;
+};
+
+// Lets queued layout and paint requests run so the window is in its final state.
+void settle()
+{
+    for (int round = 0; round < 3; ++round)
+        QApplication::processEvents();
+}
+
+// Runs the event loop until `busy` no longer holds (a view's background work has shown its
+// result); false when it still holds after `limitMs`.
+bool waitWhile(const std::function<bool()>& busy, qint64 limitMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (busy()) {
+        if (clock.elapsed() > limitMs) return false;
+        QApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    }
+    return true;
+}
+
+constexpr qint64 kViewWorkLimitMs = 10 * 60 * 1000;
+
+// The Events View under the timeline listing every kernel and memory operation (overlapping
+// the range, when there is one), longest first, with the longest selected.
+bool showLongestGpuWork(ReportTab& tab, const std::optional<TimeRange>& range)
+{
+    views::EventsView& events = *tab.eventsView();
+    views::EventsRequest request;
+    const Trace& trace = events.trace();
+    for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+        const TrackKind kind = trace.tracks[t].key.kind;
+        if (kind == TrackKind::Kernels || kind == TrackKind::Memory)
+            request.source.tracks.push_back(TrackId(t));
+    }
+    request.source.range = range;
+    events.sortBy(views::EventColumn::Duration, Qt::DescendingOrder);
+    tab.showEventsRequest(request);
+    if (!waitWhile([&] { return events.isBusy(); }, kViewWorkLimitMs)) return false;
+    // Selected on the timeline without moving it (the row follows): the visible range stays put.
+    if (events.listedCount() > 0) tab.timeline()->selectEvent(events.model()->eventAt(0), false);
+    return true;
+}
+
+// The Analysis Summary; with a range, its statistics cover the events starting in it.
+bool showSummary(ReportTab& tab, const std::optional<TimeRange>& range)
+{
+    if (range) tab.timeline()->setSelection(*range);
+    tab.setCurrentView(ReportView::Summary);
+    views::AnalysisSummary& summary = *tab.summary();
+    if (range) summary.setScope(views::AnalysisSummary::Scope::Selection);
+    return waitWhile([&] { return summary.isBusy(); }, kViewWorkLimitMs);
+}
+
+} // namespace
+
+QImage renderWidget(QWidget& widget)
+{
+    QImage image(widget.size(), QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(1);
+    image.fill(widget.palette().color(QPalette::Window));
+    widget.render(&image);
+    return image;
+}
+
+int runScreenshot(const ScreenshotOptions& options)
+{
+    const QString outputFolder = QFileInfo(options.outputPath).absolutePath();
+    if (!QFileInfo(outputFolder).isDir())
+        return fail(
+            QStringLiteral("Cannot write the screenshot '%1': the folder '%2' does not exist; create it "
+                           "or choose another OUT.png.")
+                .arg(options.outputPath, outputFolder));
+
+    LoadOutcome outcome = loadTraceFile(options.reportPath);
+    if (outcome.status != LoadOutcome::Status::Loaded) return fail(outcome.error);
+    const TimeRange span = outcome.trace->span;
+    if (options.range && (options.range->end <= span.start || options.range->start >= span.end)) {
+        const Duration resolution = std::max<Duration>(span.duration() / 1000, 1);
+        return fail(QStringLiteral("The range '%1' lies outside '%2', which spans %3 to %4; choose START:END "
+                                   "inside it.")
+                        .arg(options.rangeText, options.reportPath, timestampText(span.start, resolution),
+                            timestampText(span.end, resolution)));
+    }
+
+    const QuietPlatformWarnings quiet;
+    MainWindow window(MainWindow::Options {.persistState = false});
+    window.setAttribute(Qt::WA_DontShowOnScreen);
+    window.resize(options.size);
+    ReportTab* tab = window.showLoadedReport(options.reportPath, std::move(outcome.trace));
+    window.show();
+    window.resize(options.size);
+    settle();
+    if (options.range) tab->timeline()->setVisibleRange(*options.range);
+    const bool ready = options.view == ScreenshotView::Events ? showLongestGpuWork(*tab, options.range)
+        : options.view == ScreenshotView::Summary             ? showSummary(*tab, options.range)
+                                                              : true;
+    if (!ready)
+        return fail(QStringLiteral("The view of '%1' was still computing after %2 minutes; try a smaller "
+                                   "--range or the timeline view.")
+                        .arg(options.reportPath)
+                        .arg(kViewWorkLimitMs / 60000));
+    settle();
+
+    const QImage image = renderWidget(window);
+    if (image.size() != options.size)
+        return fail(
+            QStringLiteral("The window could not be laid out at %1x%2 (got %3x%4); try a larger --size.")
+                .arg(options.size.width())
+                .arg(options.size.height())
+                .arg(image.width())
+                .arg(image.height()));
+    if (!image.save(options.outputPath, "PNG"))
+        return fail(
+            QStringLiteral("Cannot write the screenshot '%1'; check that the folder is writable and the "
+                           "disk is not full.")
+                .arg(options.outputPath));
+    return 0;
+}
+
+} // namespace sightline::ui

@@ -1,0 +1,65 @@
+#include "model/import/kineto/json_stream.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace sightline {
+
+JsonStream::JsonStream(ByteSource& source, JsonStreamOptions options)
+    : m_source(source)
+    , m_options(std::move(options))
+{
+    m_buffer.assign(m_options.chunkBytes + 1, '\0');
+}
+
+bool JsonStream::refill()
+{
+    if (m_sourceEnded) return false;
+    if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed)) {
+        JsonStreamError error("cancelled");
+        error.cancelled = true;
+        throw error;
+    }
+    // Keep the unparsed tail, moved to the front; grow when it fills most of the buffer.
+    const size_t kept = m_end - m_begin;
+    if (m_begin > 0) {
+        std::memmove(m_buffer.data(), m_buffer.data() + m_begin, kept);
+        m_consumedBefore += m_begin;
+        m_begin = 0;
+        m_end = kept;
+    }
+    const size_t capacity = m_buffer.size() - 1;
+    if (capacity - m_end < std::max<size_t>(1, m_options.chunkBytes / 2)) m_buffer.resize(2 * capacity + 1);
+    const size_t room = m_buffer.size() - 1 - m_end;
+    const size_t got = m_source.read(m_buffer.data() + m_end, room);
+    if (!m_source.error().empty()) throw JsonStreamError("cannot be read (" + m_source.error() + ")");
+    m_end += got;
+    m_buffer[m_end] = '\0';
+    if (got == 0) m_sourceEnded = true;
+    if (m_options.progress) m_options.progress(m_source.fileBytesRead(), m_source.fileSize());
+    return got > 0;
+}
+
+bool JsonStream::atEnd()
+{
+    for (;;) {
+        auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+        while (m_begin < m_end && isSpace(m_buffer[m_begin]))
+            ++m_begin;
+        if (m_begin < m_end) return false;
+        if (!refill()) return true;
+    }
+}
+
+void JsonStream::failTruncated()
+{
+    throw JsonStreamError("ends unexpectedly at byte " + std::to_string(m_consumedBefore + m_end));
+}
+
+void JsonStream::failSyntax(const JsonSyntaxError& error)
+{
+    const uint64_t offset = m_consumedBefore + uint64_t(error.position - m_buffer.data());
+    throw JsonStreamError("is not valid JSON at byte " + std::to_string(offset) + " (" + error.what() + ")");
+}
+
+} // namespace sightline

@@ -1,0 +1,234 @@
+// importChromeTrace: walks a Chrome trace document ({"traceEvents": [...], ...} or a bare
+// array) through JsonStream, element by element, feeding events to a KinetoCollector and the
+// document's top-level facts (GPUs, versions, time base) to the report metadata.
+#include "model/build/trace_builder.h"
+#include "model/import/importers.h"
+#include "model/import/kineto/json_number.h"
+#include "model/import/kineto/json_stream.h"
+#include "model/import/kineto/kineto_collector.h"
+
+#include <new>
+
+namespace sightline {
+namespace {
+
+using FlatObject = std::vector<std::pair<std::string, std::string>>;
+
+// The scalar members of an object (strings, and numbers as their text); nested values skipped.
+FlatObject readFlatObject(JsonCursor& c, std::string& scratch)
+{
+    FlatObject members;
+    c.expect('{');
+    std::string_view key;
+    std::string keyScratch;
+    bool first = true;
+    while (c.nextKey(key, keyScratch, first)) {
+        const char next = c.peek();
+        if (next == '"') {
+            std::string name(key);
+            members.emplace_back(std::move(name), std::string(c.string(scratch)));
+        } else if (next == '-' || (next >= '0' && next <= '9')) {
+            members.emplace_back(std::string(key), std::string(c.number()));
+        } else {
+            c.skipValue();
+        }
+    }
+    return members;
+}
+
+std::string valueOf(const FlatObject& object, std::string_view key)
+{
+    for (const auto& [k, v] : object)
+        if (k == key) return v;
+    return {};
+}
+
+int64_t integerOf(const FlatObject& object, std::string_view key)
+{
+    return numberTextToInteger(valueOf(object, key)).value_or(0);
+}
+
+// 12040 -> "12.4", as CUDA encodes its versions.
+std::string cudaVersionText(int64_t encoded)
+{
+    if (encoded <= 0) return {};
+    return std::to_string(encoded / 1000) + "." + std::to_string((encoded % 1000) / 10);
+}
+
+class ChromeTraceReader
+{
+public:
+    ChromeTraceReader(JsonStream& stream, TraceBuilder& builder, KinetoCollector& collector)
+        : m_stream(stream)
+        , m_builder(builder)
+        , m_collector(collector)
+    { }
+
+    void readDocument()
+    {
+        const char top = m_stream.parse([](JsonCursor& c) {
+            c.skipByteOrderMark();
+            const char first = c.peek();
+            if (first != '{' && first != '[') c.fail("a Chrome trace starts with '{' or '['");
+            c.expect(first);
+            return first;
+        });
+        if (top == '[')
+            readEvents();
+        else
+            readTopLevelMembers();
+        if (!m_stream.atEnd())
+            m_stream.parse([](JsonCursor& c) -> int {
+                c.fail("there is more text after the end of the JSON document");
+            });
+    }
+
+private:
+    void readEvents()
+    {
+        bool first = true;
+        while (m_stream.parse([&](JsonCursor& c) {
+            bool next = first;
+            if (!c.nextElement(next)) return false;
+            if (c.peek() == '{') {
+                m_parser.read(c, m_event);
+                m_collector.add(m_event);
+            } else {
+                c.skipValue();
+            }
+            first = next;
+            return true;
+        })) { }
+    }
+
+    void readTopLevelMembers()
+    {
+        bool first = true;
+        for (;;) {
+            const std::optional<std::string> key
+                = m_stream.parse([&](JsonCursor& c) -> std::optional<std::string> {
+                      bool next = first;
+                      std::string_view name;
+                      if (!c.nextKey(name, m_scratch, next)) return std::nullopt;
+                      first = next;
+                      return std::string(name);
+                  });
+            if (!key) return;
+            if (*key == "traceEvents") {
+                m_stream.parse([](JsonCursor& c) {
+                    if (c.peek() != '[') c.fail("\"traceEvents\" is not an array");
+                    c.expect('[');
+                });
+                readEvents();
+            } else {
+                m_stream.parse([&](JsonCursor& c) { readTopLevelValue(*key, c); });
+            }
+        }
+    }
+
+    void readTopLevelValue(const std::string& key, JsonCursor& c)
+    {
+        ReportMetadata& m = m_builder.metadata();
+        const char next = c.peek();
+        const bool isNumber = next == '-' || (next >= '0' && next <= '9');
+        const bool isString = next == '"';
+        if (key == "deviceProperties" && next == '[') {
+            std::vector<Gpu> gpus;
+            bool first = true;
+            c.expect('[');
+            while (c.nextElement(first)) {
+                if (c.peek() != '{') {
+                    c.skipValue();
+                    continue;
+                }
+                const FlatObject p = readFlatObject(c, m_scratch);
+                Gpu gpu;
+                gpu.device = DeviceId(uint32_t(integerOf(p, "id")));
+                gpu.name = valueOf(p, "name");
+                gpu.memoryBytes = uint64_t(integerOf(p, "totalGlobalMem"));
+                gpu.computeMajor = uint32_t(integerOf(p, "computeMajor"));
+                gpu.computeMinor = uint32_t(integerOf(p, "computeMinor"));
+                gpu.smCount = uint32_t(integerOf(p, "numSms"));
+                gpus.push_back(std::move(gpu));
+            }
+            for (Gpu& gpu : gpus)
+                m_builder.addGpu(std::move(gpu));
+        } else if (key == "otherData" && next == '{') {
+            // Written by Sightline's JSON exporter.
+            const FlatObject o = readFlatObject(c, m_scratch);
+            m.toolVersion = valueOf(o, "toolVersion");
+            m.producer = valueOf(o, "producer");
+            m.hostname = valueOf(o, "hostname");
+            m.osName = valueOf(o, "os");
+            m.cpuModel = valueOf(o, "cpu");
+            m.driverVersion = valueOf(o, "driverVersion");
+            m.cudaVersion = valueOf(o, "cudaVersion");
+            if (const std::string command = valueOf(o, "commandLine"); !command.empty())
+                m.commandLine = {command};
+            if (const std::string start = valueOf(o, "startTimeUtcNs"); !start.empty())
+                m_collector.setTimeOrigin(numberTextToInteger(start).value_or(0));
+        } else if (key == "distributedInfo" && next == '{') {
+            const FlatObject o = readFlatObject(c, m_scratch);
+            for (const char* name : {"rank", "world_size", "backend"})
+                if (std::string value = valueOf(o, name); !value.empty()) m.options.emplace_back(name, value);
+        } else if (key == "baseTimeNanoseconds" && isNumber) {
+            m_collector.setTimeOrigin(numberTextToInteger(c.number()).value_or(0));
+        } else if (key == "cuda_runtime_version" && isNumber) {
+            m.cudaVersion = cudaVersionText(numberTextToInteger(c.number()).value_or(0));
+        } else if (key == "cuda_driver_version" && isNumber) {
+            m.options.emplace_back(
+                "cuda_driver_version", cudaVersionText(numberTextToInteger(c.number()).value_or(0)));
+        } else if (key == "cupti_version" && isNumber) {
+            m.cuptiVersion = std::string(c.number());
+        } else if ((key == "host_name" || key == "hostname") && isString) {
+            m.hostname = std::string(c.string(m_scratch));
+        } else if (key == "schemaVersion" && isNumber) {
+            m.toolVersion = "PyTorch profiler (Kineto), trace schema " + std::string(c.number());
+        } else if ((key == "traceName" || key == "trace_id") && isString) {
+            m.options.emplace_back(key, std::string(c.string(m_scratch)));
+        } else {
+            c.skipValue();
+        }
+    }
+
+    JsonStream& m_stream;
+    TraceBuilder& m_builder;
+    KinetoCollector& m_collector;
+    KinetoEventParser m_parser;
+    KinetoEvent m_event;
+    std::string m_scratch;
+};
+
+} // namespace
+
+Result<Trace> importChromeTrace(const std::string& path, const ReadOptions& options)
+{
+    ByteSource source;
+    if (!source.open(path))
+        return Result<Trace>::failure("Cannot open '" + path + "': " + source.error() + ".");
+    TraceBuilder builder;
+    builder.metadata().producer = "chrome trace import";
+    KinetoCollector collector(builder);
+    JsonStreamOptions streamOptions;
+    streamOptions.progress = options.progress;
+    streamOptions.cancel = options.cancel;
+    JsonStream stream(source, streamOptions);
+    try {
+        ChromeTraceReader(stream, builder, collector).readDocument();
+        collector.finish();
+    } catch (const JsonStreamError& error) {
+        if (error.cancelled) return Result<Trace>::failure("Importing '" + path + "' was cancelled.");
+        const std::string where = source.compressed() ? " (counting uncompressed bytes)" : "";
+        return Result<Trace>::failure("Cannot import '" + path + "': the "
+            + (source.compressed() ? "gzip-compressed " : "") + "Chrome trace JSON " + error.what() + where
+            + "; make sure the file is complete and is a Chrome trace (PyTorch profiler) file.");
+    } catch (const std::bad_alloc&) {
+        return Result<Trace>::failure(
+            "Cannot import '" + path + "': out of memory; close other programs and try again.");
+    }
+    if (options.progress) options.progress(source.fileBytesRead(), source.fileSize());
+    Trace trace = builder.build(options.threads);
+    return trace;
+}
+
+} // namespace sightline

@@ -1,0 +1,135 @@
+// Internal to the Nsight Systems SQLite importer: the state shared by its parts. The importer
+// probes the schema first (tables and columns differ between export versions; a missing table
+// just means no such events, a missing required column is an unknown layout and an error),
+// then reads each table once with one SELECT of the columns it knows, in file order, straight
+// into a TraceBuilder. Strings are mapped from the file's StringIds once; threads and
+// processes are decoded from globalTid / globalPid.
+//   nsys_import.cpp   driver, layout checks, StringIds, progress
+//   nsys_metadata.cpp report metadata, session start, diagnostics
+//   nsys_entities.cpp processes, threads, GPUs, contexts, streams
+//   nsys_events.cpp   CUDA API, kernels, memcpy, memset, synchronization, OS runtime
+//   nsys_nvtx.cpp     NVTX ranges, marks, domains and thread names
+#pragma once
+
+#include "model/build/trace_builder.h"
+#include "model/format/report_io.h"
+#include "model/import/sqlite_source.h"
+#include "model/import/track_cache.h"
+
+#include <map>
+#include <span>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace sightline::nsys_import {
+
+// A failure worth one sentence to the user (already complete, naming the file).
+struct ImportError : std::runtime_error
+{
+    using std::runtime_error::runtime_error;
+};
+struct Cancelled
+{
+};
+
+struct Column
+{
+    const char* name;
+    bool required = false;
+};
+
+class Importer
+{
+public:
+    Importer(std::string path, const SqliteSource& db, const ReadOptions& options, uint64_t fileSize);
+    Trace run();
+
+private:
+    // nsys_import.cpp
+    void checkLayout();
+    void readStrings();
+    SqliteRows select(const char* table, std::span<const Column> columns);
+    StringId stringOf(int64_t fileId);
+    StringId optionalStringOf(const SqliteRows& rows, int column); // NULL -> the empty string
+    std::string_view textOf(int64_t fileId); // a StringIds value without interning it ("" when absent)
+    void tick();
+    void noteEnd(Timestamp end) { m_traceEnd = std::max(m_traceEnd, end); }
+    void addImportDiagnostics();
+
+    // nsys_metadata.cpp
+    void readExportMetadata();
+    void readCaptureMetadata();
+    void readSystemEnvironment();
+    void readSessionTimes();
+    void readDiagnostics();
+
+    // nsys_entities.cpp
+    void readProcesses();
+    void readThreadNames();
+    void readGpus();
+    void readContextsAndStreams();
+    void addProcessesAndThreads();
+
+    // nsys_events.cpp
+    void readApiCalls();
+    void readKernels();
+    void readMemcpys();
+    void readMemsets();
+    void readSynchronization();
+    void readOsRuntime();
+    StringId apiNameOf(int64_t fileId);
+
+    // nsys_nvtx.cpp
+    void readNvtx();
+    DomainId domainOf(uint32_t pid, int64_t fileDomain);
+    void nameDomain(uint32_t pid, int64_t fileDomain, std::string name);
+    DomainId newDomainId(int64_t preferred) const;
+
+    std::string m_path;
+    const SqliteSource& m_db;
+    const ReadOptions& m_options;
+    uint64_t m_fileSize = 0;
+    TraceBuilder m_builder;
+    TrackCache m_tracks {m_builder};
+
+    // StringIds, kept as the file has them and interned into the trace only when an event uses
+    // one (exports also hold the symbols of every backtrace, which a trace does not need).
+    struct FileString
+    {
+        uint64_t offset = 0; // into m_fileText
+        uint32_t length = 0;
+        uint32_t interned = kNoString;
+        bool present = false;
+    };
+    FileString* fileString(int64_t fileId);
+    std::string m_fileText;
+    std::vector<FileString> m_fileStrings; // by id, for dense ids (all real exports)
+    std::unordered_map<int64_t, FileString> m_sparseFileStrings; // the others
+    std::vector<uint32_t> m_apiNames; // file id -> API name without its "_v7000" suffix
+    static constexpr uint32_t kNoString = UINT32_MAX;
+
+    bool m_fromSightline = false; // written by Sightline's own exporter
+    std::string m_schemaVersion;
+    uint64_t m_rowsDone = 0, m_rowsTotal = 1;
+    Timestamp m_traceEnd = 0;
+    Timestamp m_analysisEnd = 0;
+
+    std::map<std::pair<uint32_t, uint32_t>, std::string> m_threadNames; // (pid, tid)
+    std::map<uint32_t, Process> m_processes;
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_contextDevices; // (pid, context) -> device
+    struct DomainKey
+    {
+        uint32_t pid;
+        int64_t fileDomain;
+        friend auto operator<=>(const DomainKey&, const DomainKey&) = default;
+    };
+    std::map<DomainKey, DomainId> m_domains;
+    std::map<std::string, DomainId, std::less<>> m_domainsByName;
+    std::map<uint32_t, bool> m_domainIdsNamed; // our domain ids in use -> whether named yet
+    std::map<int64_t, size_t> m_skippedApiClasses;
+    std::map<int64_t, size_t> m_skippedNvtxTypes;
+    size_t m_missingStrings = 0;
+    size_t m_openRanges = 0;
+};
+
+} // namespace sightline::nsys_import

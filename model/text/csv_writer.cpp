@@ -1,0 +1,41 @@
+#include "model/text/csv_writer.h"
+
+#include "model/text/text_format.h"
+
+namespace sightline {
+
+void appendCsvField(std::string& out, std::string_view text)
+{
+    if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
+        out += text;
+        return;
+    }
+    out += '"';
+    for (char c : text) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    out += '"';
+}
+
+CsvRow& CsvRow::text(std::string_view value)
+{
+    separate();
+    appendCsvField(m_out, value);
+    return *this;
+}
+
+CsvRow& CsvRow::num(int64_t value)
+{
+    separate();
+    appendInt(m_out, value);
+    return *this;
+}
+
+CsvRow& CsvRow::blank()
+{
+    separate();
+    return *this;
+}
+
+} // namespace sightline

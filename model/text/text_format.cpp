@@ -1,0 +1,135 @@
+#include "model/text/text_format.h"
+
+#include <bit>
+#include <charconv>
+#include <cmath>
+
+namespace sightline {
+
+void appendInt(std::string& out, int64_t value)
+{
+    char buffer[24];
+    auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+    out.append(buffer, result.ptr);
+}
+
+void appendUint(std::string& out, uint64_t value)
+{
+    char buffer[24];
+    auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+    out.append(buffer, result.ptr);
+}
+
+void appendDouble(std::string& out, double value)
+{
+    if (std::isnan(value)) {
+        out += "nan";
+        return;
+    }
+    if (std::isinf(value)) {
+        out += value < 0 ? "-inf" : "inf";
+        return;
+    }
+    char buffer[32];
+    auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+    out.append(buffer, result.ptr);
+}
+
+void appendMicros(std::string& out, Timestamp nanoseconds)
+{
+    uint64_t magnitude = nanoseconds < 0 ? 0 - uint64_t(nanoseconds) : uint64_t(nanoseconds);
+    if (nanoseconds < 0) out += '-';
+    appendUint(out, magnitude / 1000);
+    uint32_t fraction = uint32_t(magnitude % 1000);
+    if (fraction == 0) return;
+    char digits[4]
+        = {'.', char('0' + fraction / 100), char('0' + fraction / 10 % 10), char('0' + fraction % 10)};
+    size_t length = 4;
+    while (digits[length - 1] == '0')
+        --length;
+    out.append(digits, length);
+}
+
+void appendArgbHex(std::string& out, uint32_t argb)
+{
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    out += "0x";
+    for (int shift = 28; shift >= 0; shift -= 4)
+        out += kHex[(argb >> shift) & 0xF];
+}
+
+PayloadValue decodePayload(PayloadType type, uint64_t bits)
+{
+    PayloadValue value;
+    const uint32_t low = uint32_t(bits);
+    switch (type) {
+    case PayloadType::None:
+        break;
+    case PayloadType::UInt64:
+        value.kind = PayloadValue::Kind::Unsigned;
+        value.asUnsigned = bits;
+        break;
+    case PayloadType::UInt32:
+        value.kind = PayloadValue::Kind::Unsigned;
+        value.asUnsigned = low;
+        break;
+    case PayloadType::Int64:
+        value.kind = PayloadValue::Kind::Signed;
+        value.asSigned = int64_t(bits);
+        break;
+    case PayloadType::Int32:
+        value.kind = PayloadValue::Kind::Signed;
+        value.asSigned = int32_t(low);
+        break;
+    case PayloadType::Double:
+        value.kind = PayloadValue::Kind::Floating;
+        value.asFloating = std::bit_cast<double>(bits);
+        break;
+    case PayloadType::Float:
+        value.kind = PayloadValue::Kind::Floating;
+        value.asFloating = std::bit_cast<float>(low);
+        break;
+    }
+    return value;
+}
+
+void appendPayload(std::string& out, PayloadType type, uint64_t bits)
+{
+    const PayloadValue value = decodePayload(type, bits);
+    switch (value.kind) {
+    case PayloadValue::Kind::None:
+        break;
+    case PayloadValue::Kind::Unsigned:
+        appendUint(out, value.asUnsigned);
+        break;
+    case PayloadValue::Kind::Signed:
+        appendInt(out, value.asSigned);
+        break;
+    case PayloadValue::Kind::Floating:
+        appendDouble(out, value.asFloating);
+        break;
+    }
+}
+
+std::string_view payloadTypeName(PayloadType type)
+{
+    switch (type) {
+    case PayloadType::None:
+        return "";
+    case PayloadType::UInt64:
+        return "uint64";
+    case PayloadType::Int64:
+        return "int64";
+    case PayloadType::Double:
+        return "double";
+    case PayloadType::UInt32:
+        return "uint32";
+    case PayloadType::Int32:
+        return "int32";
+    case PayloadType::Float:
+        return "float";
+    }
+    return "";
+}
+
+} // namespace sightline

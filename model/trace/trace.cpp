@@ -1,0 +1,134 @@
+#include "model/trace/trace.h"
+
+#include "model/common/parallel_for.h"
+#include "model/index/lane_query.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+namespace sightline {
+namespace {
+
+void buildLaneLods(const Track& track, std::vector<LaneLod>& lanes)
+{
+    lanes.resize(track.laneCount());
+    for (uint32_t l = 0; l < track.laneCount(); ++l)
+        lanes[l].build(track, track.lane(l));
+}
+
+} // namespace
+
+void Trace::buildIndexes(unsigned workerCount)
+{
+    m_laneLods.assign(tracks.size(), {});
+
+    // Largest tracks first, so workers stay balanced.
+    std::vector<uint32_t> order(tracks.size());
+    for (uint32_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(),
+        [&](uint32_t a, uint32_t b) { return tracks[a].size() > tracks[b].size(); });
+    parallelFor(
+        order.size(), [&](size_t i) { buildLaneLods(tracks[order[i]], m_laneLods[order[i]]); }, workerCount);
+
+    correlation.build(*this);
+
+    span = {};
+    bool any = false;
+    for (const auto& t : tracks) {
+        for (uint32_t l = 0; l < t.laneCount(); ++l) {
+            const auto lane = t.lane(l);
+            if (lane.empty()) continue;
+            const Timestamp first = t.events.start[lane.begin];
+            const Timestamp last = t.events.end[lane.end - 1];
+            span.start = any ? std::min(span.start, first) : first;
+            span.end = any ? std::max(span.end, last) : last;
+            any = true;
+        }
+    }
+}
+
+IndexRange Trace::windowEvents(TrackId track, uint32_t lane, TimeRange window) const
+{
+    return laneWindow(tracks[track.value], lane, window);
+}
+
+IndexRange Trace::eventsStartingIn(TrackId track, uint32_t lane, const std::optional<TimeRange>& range) const
+{
+    return laneStartingIn(tracks[track.value], lane, range);
+}
+
+void Trace::laneLod(TrackId track, uint32_t lane, TimeRange window, std::span<LodColumn> out) const
+{
+    if (track.value >= m_laneLods.size() || lane >= m_laneLods[track.value].size()) return;
+    const Track& t = tracks[track.value];
+    m_laneLods[track.value][lane].query(t, t.lane(lane), window, out);
+}
+
+void Trace::trackLod(TrackId track, TimeRange window, std::span<LodColumn> out) const
+{
+    if (track.value >= m_laneLods.size() || m_laneLods[track.value].empty()) return;
+    queryTrackLod(tracks[track.value], m_laneLods[track.value], window, out);
+}
+
+size_t Trace::eventCount() const
+{
+    size_t n = 0;
+    for (const auto& t : tracks)
+        n += t.size();
+    return n;
+}
+
+size_t Trace::eventCount(TrackKind kind) const
+{
+    size_t n = 0;
+    for (const auto& t : tracks)
+        if (t.key.kind == kind) n += t.size();
+    return n;
+}
+
+size_t Trace::residentBytes() const
+{
+    size_t bytes = sizeof(Trace) + strings.residentBytes();
+    bytes += tracks.capacity() * sizeof(Track) + m_laneLods.capacity() * sizeof(std::vector<LaneLod>);
+    for (const auto& t : tracks)
+        bytes += t.events.residentBytes() + t.laneBegin.capacity() * sizeof(uint32_t);
+    for (const auto& lanes : m_laneLods) {
+        bytes += lanes.capacity() * sizeof(LaneLod);
+        for (const auto& lane : lanes)
+            bytes += lane.residentBytes();
+    }
+    bytes += correlation.residentBytes();
+    bytes += kernelLaunches.capacity() * sizeof(KernelLaunch) + memoryOps.capacity() * sizeof(MemoryOp)
+        + syncOps.capacity() * sizeof(SyncOp) + nvtxAttributes.capacity() * sizeof(NvtxAttributes)
+        + apiResults.capacity() * sizeof(ApiResult);
+    return bytes;
+}
+
+const Thread* Trace::findThread(Tid tid) const
+{
+    auto it = std::find_if(threads.begin(), threads.end(), [&](const Thread& t) { return t.tid == tid; });
+    return it == threads.end() ? nullptr : &*it;
+}
+
+const Process* Trace::findProcess(Pid pid) const
+{
+    auto it
+        = std::find_if(processes.begin(), processes.end(), [&](const Process& p) { return p.pid == pid; });
+    return it == processes.end() ? nullptr : &*it;
+}
+
+const Gpu* Trace::findGpu(DeviceId device) const
+{
+    auto it = std::find_if(gpus.begin(), gpus.end(), [&](const Gpu& g) { return g.device == device; });
+    return it == gpus.end() ? nullptr : &*it;
+}
+
+std::string_view Trace::domainName(DomainId id) const
+{
+    auto it = std::find_if(domains.begin(), domains.end(), [&](const NvtxDomain& d) { return d.id == id; });
+    return it == domains.end() ? std::string_view() : std::string_view(it->name);
+}
+
+} // namespace sightline

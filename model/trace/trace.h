@@ -1,0 +1,85 @@
+// A loaded report: metadata, entities, interned strings and descriptors, and one Track per
+// timeline row, plus the indexes built once after loading (level of detail per lane,
+// correlation). Producers fill a Trace through the TraceBuilder or the report reader and then
+// call buildIndexes(); after that it is read-only and safe to query from several threads.
+//
+// The query face: views, the summary and commands ask the Trace, by track and lane, which
+// events overlap a time window (windowEvents), which start in a range (eventsStartingIn), and
+// what W pixel columns over a window show (laneLod, trackLod, about O(W + log n) each). They
+// never reach into the per-lane indexes themselves.
+#pragma once
+
+#include "model/core/descriptors.h"
+#include "model/core/entities.h"
+#include "model/core/metadata.h"
+#include "model/core/string_table.h"
+#include "model/core/track.h"
+#include "model/index/lod.h"
+#include "model/trace/correlation_index.h"
+
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace sightline {
+
+struct Trace
+{
+    ReportMetadata metadata;
+    StringTable strings;
+
+    std::vector<Process> processes;
+    std::vector<Thread> threads;
+    std::vector<Gpu> gpus;
+    std::vector<CudaContext> contexts;
+    std::vector<CudaStream> streams;
+    std::vector<NvtxDomain> domains;
+
+    // Descriptor tables, indexed by a track's `detail` column (see track.h).
+    std::vector<ApiResult> apiResults;
+    std::vector<KernelLaunch> kernelLaunches;
+    std::vector<MemoryOp> memoryOps;
+    std::vector<SyncOp> syncOps;
+    std::vector<NvtxAttributes> nvtxAttributes;
+
+    std::vector<Track> tracks;
+    std::vector<Diagnostic> diagnostics;
+
+    // Derived by buildIndexes().
+    CorrelationIndex correlation;
+    TimeRange span; // from the earliest start to the latest end
+
+    // Builds every index, spreading tracks over `threads` workers (0: all cores).
+    void buildIndexes(unsigned workerCount = 0);
+
+    const Track& track(TrackId id) const { return tracks[id.value]; }
+
+    // The events of lane `lane` of a track overlapping `window`, as an index range of the track.
+    IndexRange windowEvents(TrackId track, uint32_t lane, TimeRange window) const;
+    // The events of lane `lane` whose start lies in `range` (the whole lane without one): the
+    // rule of the stats engine and of everything that must agree with it.
+    IndexRange eventsStartingIn(TrackId track, uint32_t lane, const std::optional<TimeRange>& range) const;
+    // What out.size() pixel columns over `window` show of one lane (see model/index/lod.h).
+    // Leaves `out` as it is when the track has no such lane or indexes were not built.
+    void laneLod(TrackId track, uint32_t lane, TimeRange window, std::span<LodColumn> out) const;
+    // The same for a whole track: per column the busiest lane's fraction, summed counts and
+    // the longest event of any lane.
+    void trackLod(TrackId track, TimeRange window, std::span<LodColumn> out) const;
+    // Whether buildIndexes() has run since the tracks last changed.
+    bool indexesBuilt() const { return m_laneLods.size() == tracks.size(); }
+
+    size_t eventCount() const;
+    size_t eventCount(TrackKind kind) const;
+    // Bytes held by the trace in memory, indexes included.
+    size_t residentBytes() const;
+
+    const Thread* findThread(Tid tid) const;
+    const Process* findProcess(Pid pid) const;
+    const Gpu* findGpu(DeviceId device) const;
+    std::string_view domainName(DomainId id) const; // "" for the default domain
+
+private:
+    std::vector<std::vector<LaneLod>> m_laneLods; // per track, one per lane (buildIndexes)
+};
+
+} // namespace sightline

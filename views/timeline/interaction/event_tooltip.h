@@ -1,0 +1,40 @@
+// The hover tooltip of one event, with the fields Nsight Systems shows for its kind:
+//  kernel: name, begin/end/duration, grid, block, launch type, registers per thread, static
+//    and dynamic shared memory, local memory, stream, device, context, correlation id, the
+//    launching thread and the latency from its API call;
+//  memcpy/memset: size, throughput, copy kind, source and destination memory kinds (or the
+//    memset value and memory kind), stream, device, correlation id, latency;
+//  API call: name, duration, return code, correlation id, its GPU work and latency to it;
+//  NVTX: text, domain, category, style, duration, depth, colour, payload;
+//  OS runtime: name, duration, return value.
+// Rendered as rich text for the tooltip and as plain text for Copy tooltip.
+#pragma once
+
+#include "model/trace/trace.h"
+
+#include <QString>
+#include <vector>
+
+namespace sightline::views {
+
+struct TooltipField
+{
+    QString label;
+    QString value;
+};
+
+struct EventTooltip
+{
+    QString title; // the event's name
+    QString kind; // "CUDA kernel", "CUDA memcpy", "NVTX range", ...
+    std::vector<TooltipField> fields;
+
+    QString html() const;
+    QString plainText() const;
+    // The value of the field with this label, or a null string.
+    QString value(const QString& label) const;
+};
+
+EventTooltip describeEvent(const Trace& trace, EventRef event);
+
+} // namespace sightline::views

@@ -1,0 +1,354 @@
+#include "views/timeline/rows/row_tree.h"
+
+#include "model/index/lod.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <tuple>
+
+namespace sightline::views {
+namespace {
+
+QString fromUtf8(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+QString percentLabel(double part, double whole, const QString& name)
+{
+    if (whole <= 0) return name;
+    char text[16];
+    std::snprintf(text, sizeof text, "%.1f%% ", 100.0 * part / whole);
+    return QString::fromLatin1(text) + name;
+}
+
+// Time covered by the events of a track (its outermost lane for nested tracks).
+double busyTime(const Trace& trace, TrackId id)
+{
+    const Track& track = trace.track(id);
+    if (track.size() == 0 || trace.span.empty()) return 0;
+    if (trace.indexesBuilt()) {
+        LodColumn column;
+        trace.trackLod(id, trace.span, std::span<LodColumn>(&column, 1));
+        return double(column.busy) * double(trace.span.duration());
+    }
+    double busy = 0;
+    const IndexRange lane = track.lane(0);
+    for (uint32_t i = lane.begin; i < lane.end; ++i)
+        busy += double(track.duration(i));
+    return busy;
+}
+
+using ContextKey = std::tuple<uint32_t, uint32_t, uint32_t>; // device, pid, context
+using StreamKey = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>; // + stream
+
+struct GpuTracks
+{
+    std::map<ContextKey, std::map<StreamKey, std::vector<TrackId>>> contexts;
+};
+
+void sortByKind(const Trace& trace, std::vector<TrackId>& tracks)
+{
+    std::sort(tracks.begin(), tracks.end(),
+        [&](TrackId a, TrackId b) { return trace.track(a).key < trace.track(b).key; });
+}
+
+QString gpuLabel(const Trace& trace, DeviceId device)
+{
+    const Gpu* gpu = trace.findGpu(device);
+    const QString bus
+        = gpu && !gpu->busId.empty() ? fromUtf8(gpu->busId) : QStringLiteral("GPU %1").arg(device.value);
+    if (!gpu || gpu->name.empty()) return QStringLiteral("CUDA HW (%1)").arg(bus);
+    return QStringLiteral("CUDA HW (%1 - %2)").arg(bus, fromUtf8(gpu->name));
+}
+
+QString processLabel(const Trace& trace, Pid pid)
+{
+    const Process* process = trace.findProcess(pid);
+    const QString name
+        = process && !process->name.empty() ? fromUtf8(process->name) : QStringLiteral("Process");
+    return QStringLiteral("%1 [%2]").arg(name).arg(pid.value);
+}
+
+QString threadLabel(const Trace& trace, Tid tid)
+{
+    const Thread* thread = trace.findThread(tid);
+    const QString name = thread && !thread->name.empty() ? fromUtf8(thread->name) : QStringLiteral("Thread");
+    return QStringLiteral("%1 [%2]").arg(name).arg(tid.value);
+}
+
+QString hostRowLabel(const Trace& trace, const TrackKey& key)
+{
+    switch (key.kind) {
+    case TrackKind::CudaApi:
+        return QStringLiteral("CUDA API");
+    case TrackKind::OsRuntime:
+        return QStringLiteral("OS runtime libraries");
+    case TrackKind::Nvtx: {
+        const std::string_view domain = trace.domainName(key.domain);
+        return domain.empty() ? QStringLiteral("NVTX") : QStringLiteral("NVTX (%1)").arg(fromUtf8(domain));
+    }
+    default:
+        return {};
+    }
+}
+
+RowKind rowKindOf(TrackKind kind)
+{
+    switch (kind) {
+    case TrackKind::CudaApi:
+        return RowKind::CudaApi;
+    case TrackKind::Nvtx:
+        return RowKind::Nvtx;
+    case TrackKind::OsRuntime:
+        return RowKind::OsRuntime;
+    case TrackKind::Kernels:
+        return RowKind::Kernels;
+    case TrackKind::Memory:
+        return RowKind::Memory;
+    case TrackKind::Synchronization:
+        return RowKind::Synchronization;
+    }
+    return RowKind::Kernels;
+}
+
+RowNode group(RowKind kind, QString label, RowContent collapsed, std::vector<TrackId> tracks, bool expanded)
+{
+    RowNode node;
+    node.kind = kind;
+    node.label = std::move(label);
+    node.whenCollapsed = collapsed;
+    node.tracks = std::move(tracks);
+    node.expanded = expanded;
+    return node;
+}
+
+RowNode leaf(RowKind kind, QString label, TrackId track)
+{
+    RowNode node;
+    node.kind = kind;
+    node.label = std::move(label);
+    node.tracks = {track};
+    node.whenExpanded = node.whenCollapsed = RowContent::Lanes;
+    return node;
+}
+
+// What a collapsed host row summarises: the calls its threads make (CUDA API, OS runtime);
+// NVTX ranges are annotations that usually cover everything, so they count only when a
+// thread has nothing else.
+std::vector<TrackId> hostActivity(const Trace& trace, const std::vector<TrackId>& tracks)
+{
+    std::vector<TrackId> calls;
+    for (TrackId id : tracks)
+        if (trace.track(id).key.kind != TrackKind::Nvtx) calls.push_back(id);
+    return calls.empty() ? tracks : calls;
+}
+
+// Kernels and memory operations: the GPU work the summaries show (synchronization is waiting).
+std::vector<TrackId> gpuWork(const Trace& trace, const std::vector<TrackId>& tracks)
+{
+    std::vector<TrackId> work;
+    for (TrackId id : tracks)
+        if (trace.track(id).key.kind != TrackKind::Synchronization) work.push_back(id);
+    return work;
+}
+
+} // namespace
+
+uint32_t summaryLaneCount(const Track& track)
+{
+    return track.nested ? std::min<uint32_t>(1, track.laneCount()) : track.laneCount();
+}
+
+int RowTree::add(RowNode node, int parent)
+{
+    const int index = int(m_nodes.size());
+    node.parent = parent;
+    node.depth = parent < 0 ? 0 : m_nodes[size_t(parent)].depth + 1;
+    if (parent < 0)
+        m_roots.push_back(index);
+    else
+        m_nodes[size_t(parent)].children.push_back(index);
+    if (node.whenCollapsed == RowContent::Lanes) m_leafOfTrack[node.tracks.front().value] = index;
+    m_nodes.push_back(std::move(node));
+    return index;
+}
+
+RowTree RowTree::build(const Trace& trace)
+{
+    RowTree tree;
+    tree.m_leafOfTrack.assign(trace.tracks.size(), -1);
+
+    // GPU side, grouped device > (process, context) > stream.
+    std::map<uint32_t, GpuTracks> gpus;
+    std::map<uint32_t, std::map<uint32_t, std::vector<TrackId>>> hosts; // pid > tid > tracks
+    for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+        const TrackKey& key = trace.tracks[t].key;
+        if (trace.tracks[t].size() == 0) continue;
+        if (isGpuKind(key.kind))
+            gpus[key.device.value]
+                .contexts[{key.device.value, key.pid.value, key.context.value}]
+                         [{key.device.value, key.pid.value, key.context.value, key.stream.value}]
+                .push_back(TrackId(t));
+        else
+            hosts[key.pid.value][key.tid.value].push_back(TrackId(t));
+    }
+
+    for (auto& [device, gpu] : gpus) {
+        std::vector<TrackId> deviceWork;
+        for (auto& [contextKey, streams] : gpu.contexts)
+            for (auto& [streamKey, tracks] : streams) {
+                sortByKind(trace, tracks);
+                for (TrackId id : gpuWork(trace, tracks))
+                    deviceWork.push_back(id);
+            }
+        RowNode gpuNode = group(
+            RowKind::Gpu, gpuLabel(trace, DeviceId(device)), RowContent::Utilization, deviceWork, true);
+        gpuNode.whenExpanded = RowContent::Utilization;
+        const int gpuIndex = tree.add(std::move(gpuNode), -1);
+        const bool severalContexts = gpu.contexts.size() > 1;
+        for (auto& [contextKey, streams] : gpu.contexts) {
+            const auto [dev, pid, context] = contextKey;
+            std::vector<TrackId> contextWork;
+            std::vector<double> streamBusy;
+            double contextBusy = 0;
+            for (auto& [streamKey, tracks] : streams) {
+                double busy = 0;
+                for (TrackId id : gpuWork(trace, tracks)) {
+                    contextWork.push_back(id);
+                    busy += busyTime(trace, id);
+                }
+                streamBusy.push_back(busy);
+                contextBusy += busy;
+            }
+            QString contextLabel = QStringLiteral("Context %1").arg(context);
+            if (severalContexts) contextLabel += QStringLiteral(" \u00b7 ") + processLabel(trace, Pid(pid));
+            RowNode allStreams = group(
+                RowKind::AllStreams, QStringLiteral("[All Streams]"), RowContent::Merged, contextWork, false);
+            RowNode contextNode
+                = group(RowKind::Context, contextLabel, RowContent::Merged, contextWork, true);
+            int contextIndex = -1;
+            if (severalContexts) {
+                contextIndex = tree.add(std::move(contextNode), gpuIndex);
+                tree.add(std::move(allStreams), contextIndex);
+            } else {
+                tree.add(std::move(allStreams), gpuIndex);
+                contextIndex = tree.add(std::move(contextNode), gpuIndex);
+            }
+            size_t s = 0;
+            for (auto& [streamKey, tracks] : streams) {
+                const StreamId stream(std::get<3>(streamKey));
+                const QString name = QStringLiteral("Stream %1").arg(stream.value);
+                const int streamIndex
+                    = tree.add(group(RowKind::Stream, percentLabel(streamBusy[s], contextBusy, name),
+                                   RowContent::Merged, gpuWork(trace, tracks), false),
+                        contextIndex);
+                for (TrackId id : tracks) {
+                    const TrackKind kind = trace.track(id).key.kind;
+                    QString label = kind == TrackKind::Kernels ? QStringLiteral("Kernels")
+                        : kind == TrackKind::Memory            ? QStringLiteral("Memory")
+                                                               : QStringLiteral("Synchronization");
+                    if (kind != TrackKind::Synchronization)
+                        label = percentLabel(busyTime(trace, id), streamBusy[s], label);
+                    tree.add(leaf(rowKindOf(kind), label, id), streamIndex);
+                }
+                ++s;
+            }
+        }
+    }
+
+    if (!hosts.empty()) {
+        std::vector<TrackId> allHost;
+        for (auto& [pid, threads] : hosts)
+            for (auto& [tid, tracks] : threads)
+                allHost.insert(allHost.end(), tracks.begin(), tracks.end());
+        const int processesIndex
+            = tree.add(group(RowKind::Processes, QStringLiteral("Processes (%1)").arg(hosts.size()),
+                           RowContent::Utilization, hostActivity(trace, allHost), true),
+                -1);
+        for (auto& [pid, threads] : hosts) {
+            std::vector<TrackId> processTracks;
+            for (auto& [tid, tracks] : threads)
+                processTracks.insert(processTracks.end(), tracks.begin(), tracks.end());
+            const int processIndex
+                = tree.add(group(RowKind::Process, processLabel(trace, Pid(pid)), RowContent::Utilization,
+                               hostActivity(trace, processTracks), true),
+                    processesIndex);
+            // The main thread (tid == pid) first, then by tid.
+            std::vector<uint32_t> order;
+            for (auto& entry : threads)
+                order.push_back(entry.first);
+            std::stable_partition(
+                order.begin(), order.end(), [pid = pid](uint32_t tid) { return tid == pid; });
+            for (uint32_t tid : order) {
+                std::vector<TrackId>& tracks = threads[tid];
+                sortByKind(trace, tracks);
+                const bool usesCuda = std::any_of(tracks.begin(), tracks.end(),
+                    [&](TrackId id) { return trace.track(id).key.kind != TrackKind::OsRuntime; });
+                const int threadIndex
+                    = tree.add(group(RowKind::Thread, threadLabel(trace, Tid(tid)), RowContent::Utilization,
+                                   hostActivity(trace, tracks), usesCuda),
+                        processIndex);
+                for (TrackId id : tracks) {
+                    const TrackKey& key = trace.track(id).key;
+                    tree.add(leaf(rowKindOf(key.kind), hostRowLabel(trace, key), id), threadIndex);
+                }
+            }
+        }
+    }
+    return tree;
+}
+
+void RowTree::setExpanded(int node, bool expanded)
+{
+    if (node >= 0 && size_t(node) < m_nodes.size()) m_nodes[size_t(node)].expanded = expanded;
+}
+
+void RowTree::setAllExpanded(bool expanded)
+{
+    for (RowNode& node : m_nodes)
+        if (node.isGroup()) node.expanded = expanded;
+}
+
+void RowTree::reveal(int node)
+{
+    for (int p = node < 0 ? -1 : m_nodes[size_t(node)].parent; p >= 0; p = m_nodes[size_t(p)].parent)
+        m_nodes[size_t(p)].expanded = true;
+}
+
+bool RowTree::isShown(int node) const
+{
+    for (int p = m_nodes[size_t(node)].parent; p >= 0; p = m_nodes[size_t(p)].parent)
+        if (!m_nodes[size_t(p)].expanded) return false;
+    return true;
+}
+
+int RowTree::leafOf(TrackId track) const
+{
+    return track.value < m_leafOfTrack.size() ? m_leafOfTrack[track.value] : -1;
+}
+
+std::vector<TrackId> RowTree::tracksBelow(int node) const
+{
+    std::vector<TrackId> tracks;
+    std::vector<int> pending {node};
+    while (!pending.empty()) {
+        const RowNode& row = m_nodes[size_t(pending.back())];
+        pending.pop_back();
+        tracks.insert(tracks.end(), row.tracks.begin(), row.tracks.end());
+        pending.insert(pending.end(), row.children.begin(), row.children.end());
+    }
+    std::sort(tracks.begin(), tracks.end());
+    tracks.erase(std::unique(tracks.begin(), tracks.end()), tracks.end());
+    return tracks;
+}
+
+int RowTree::find(const QString& label) const
+{
+    for (size_t i = 0; i < m_nodes.size(); ++i)
+        if (m_nodes[i].label == label) return int(i);
+    return -1;
+}
+
+} // namespace sightline::views

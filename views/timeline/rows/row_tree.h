@@ -1,0 +1,93 @@
+// The timeline's row hierarchy, built once per trace the way Nsight Systems lays it out:
+//   CUDA HW (bus - GPU name) > [All Streams], Context N > "NN.N% Stream S" > Kernels, Memory,
+//     Synchronization;
+//   Processes (N) > "name [pid]" > "name [tid]" > CUDA API, NVTX (per domain), OS runtime libraries.
+// Only data that exists gets a row. Each node says what it draws when expanded and when
+// collapsed: a leaf track draws its lanes; a collapsed group draws a merged or utilization
+// summary of the tracks below it, so collapsing never hides data, only detail.
+// Invariant: node indices are stable for the tree's life; parents precede their children.
+#pragma once
+
+#include "model/trace/trace.h"
+
+#include <QString>
+#include <vector>
+
+namespace sightline::views {
+
+enum class RowKind : uint8_t {
+    Gpu,
+    AllStreams,
+    Context,
+    Stream,
+    Kernels,
+    Memory,
+    Synchronization,
+    Processes,
+    Process,
+    Thread,
+    CudaApi,
+    Nvtx,
+    OsRuntime,
+};
+
+enum class RowContent : uint8_t {
+    Nothing, // a group header while expanded
+    Lanes, // one track, one sub-row per lane (nesting depth)
+    Merged, // several tracks' events drawn in one lane
+    Utilization, // busy fraction per pixel column of several tracks
+};
+
+struct RowNode
+{
+    RowKind kind = RowKind::Processes;
+    QString label;
+    int parent = -1;
+    int depth = 0;
+    std::vector<int> children;
+    bool expanded = false;
+    std::vector<TrackId> tracks; // Lanes: the one track; summaries: the tracks summarised
+    RowContent whenExpanded = RowContent::Nothing;
+    RowContent whenCollapsed = RowContent::Nothing;
+
+    bool isGroup() const { return !children.empty(); }
+    RowContent content() const { return isGroup() && expanded ? whenExpanded : whenCollapsed; }
+};
+
+class RowTree
+{
+public:
+    static RowTree build(const Trace& trace);
+
+    const std::vector<RowNode>& nodes() const { return m_nodes; }
+    const RowNode& node(int index) const { return m_nodes[size_t(index)]; }
+    const std::vector<int>& roots() const { return m_roots; }
+    size_t size() const { return m_nodes.size(); }
+
+    void setExpanded(int node, bool expanded);
+    void setAllExpanded(bool expanded);
+    // Expands every ancestor of `node` so that it is shown.
+    void reveal(int node);
+    bool isShown(int node) const;
+
+    // The leaf row that draws `track` lane by lane, or -1.
+    int leafOf(TrackId track) const;
+    // The tracks of `node` and of every row below it, each once, in track order (what "Show in
+    // Events View" lists for a row).
+    std::vector<TrackId> tracksBelow(int node) const;
+    // The first label match (exact), or -1; for tests and scripted navigation.
+    int find(const QString& label) const;
+
+private:
+    int add(RowNode node, int parent);
+
+    std::vector<RowNode> m_nodes;
+    std::vector<int> m_roots;
+    std::vector<int> m_leafOfTrack; // by track id
+};
+
+// Lanes drawn for `track` in a summary row: every lane of a freely overlapping track, only
+// the outermost of a nested one (it encloses the others).
+uint32_t summaryLaneCount(const Track& track);
+
+} // namespace sightline::views

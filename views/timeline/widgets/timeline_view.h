@@ -1,0 +1,77 @@
+// The timeline of one report: a collapsible row tree on the left (CUDA HW > GPU > context >
+// streams > Kernels / Memory; Processes > process > thread > CUDA API / NVTX / OS runtime), a
+// time ruler on top and the event canvas. The shell (app/ui) embeds one per report tab and
+// talks to it only through this interface; everything else is the view's own business.
+#pragma once
+
+#include "model/core/time.h"
+#include "model/core/track.h"
+#include "model/trace/trace.h"
+
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+namespace sightline::views {
+
+class FindBar;
+class RowHeaderPane;
+class TimelineCanvas;
+class TimelineState;
+enum class TimelineAction : uint8_t;
+
+class TimelineView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit TimelineView(std::shared_ptr<const Trace> trace, QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    const Trace& trace() const;
+
+    // The visible time range; setVisibleRange pushes the old one onto the zoom history.
+    TimeRange visibleRange() const;
+    void setVisibleRange(TimeRange range);
+    void zoomToAll();
+    void zoomBack();
+    void zoomForward();
+
+    // The dragged selection, if any.
+    std::optional<TimeRange> selection() const;
+    void setSelection(std::optional<TimeRange> range);
+    void zoomToSelection(); // Shift+Z
+
+    // The selected event and its correlated events are highlighted.
+    std::optional<EventRef> selectedEvent() const;
+    void selectEvent(std::optional<EventRef> event, bool centre = false);
+
+    // Additions beyond the shell's interface: row height (lane height in pixels), expanding
+    // every row, the keyboard help dialog, running a key's action, and the parts, for tests
+    // and the benchmark.
+    void setLaneHeight(int pixels);
+    void setAllRowsExpanded(bool expanded);
+    void showKeyboardHelp();
+    bool runAction(TimelineAction action);
+    TimelineState& state() const;
+    TimelineCanvas* canvas() const;
+    RowHeaderPane* rowHeaders() const;
+    FindBar* findBar() const;
+
+signals:
+    void visibleRangeChanged(sightline::TimeRange range);
+    void selectionChanged(std::optional<sightline::TimeRange> range);
+    void eventSelected(std::optional<sightline::EventRef> event);
+    // A row's context menu > Show in Events View: the row's track and those of all its sub-rows.
+    void showInEventsViewRequested(std::vector<sightline::TrackId> tracks);
+
+protected:
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    void refreshCorner();
+
+    class Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace sightline::views

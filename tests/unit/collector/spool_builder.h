@@ -42,4 +42,10 @@ private:
     std::vector<unsigned char> m_bytes;
 };
 
+// A recording of CUDA work as the injection library writes it after a long training run: one
+// launching thread, each launch a cudaLaunchKernel record and its kernel on one of 4 streams
+// (a launch every 5 us; kernels of 2 to 40 us queue up), every 50th a copy, and a second
+// thread waiting on a stream every 100th step. `events` counts API calls and GPU operations.
+SpoolBuilder cudaRecording(uint32_t pid, size_t events);
+
 } // namespace sightline::test

@@ -11,5 +11,7 @@ int runInfo(std::vector<std::string> args);
 int runStats(std::vector<std::string> args);
 int runExport(std::vector<std::string> args);
 int runImport(std::vector<std::string> args);
+// Only in builds with the collector (SIGHTLINE_WITH_COLLECTOR).
+int runProfile(std::vector<std::string> args);
 
 } // namespace sightline::cli

@@ -1,10 +1,6 @@
 // sightline: the command-line front end. Dispatches to one function per subcommand.
 #include "app/cli/commands.h"
 
-#ifdef SIGHTLINE_WITH_COLLECTOR
-#include "collector/launcher/profile_command.h"
-#endif
-
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -50,8 +46,7 @@ int main(int argc, char** argv)
     if (command == "import") return sightline::cli::runImport(args);
     if (command == "profile") {
 #ifdef SIGHTLINE_WITH_COLLECTOR
-        return sightline::collector::runProfile(
-            args, [](const std::string& report) { return sightline::cli::runStats({report}); });
+        return sightline::cli::runProfile(args);
 #else
         std::fputs(
             "sightline: this build has no collector (it was built without the CUDA toolkit's CUPTI and "

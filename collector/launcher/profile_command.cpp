@@ -67,25 +67,15 @@ int failedReportCode(const TargetExit& exit)
 
 } // namespace
 
-int runProfile(std::vector<std::string> args, const StatsPrinter& printStats)
+ProfileOutcome profile(const ProfileOptions& options)
 {
-    Result<ProfileOptions> parsed = parseProfileOptions(args);
-    if (!parsed) {
-        Progress::error(parsed.error());
-        return 2;
-    }
-    const ProfileOptions& options = parsed.value();
-    if (options.help) {
-        std::cout << profileUsage();
-        return 0;
-    }
     const Progress progress(options.quiet);
     std::string searched;
     const std::string library = findInjectionLibrary(searched);
     if (library.empty()) {
         Progress::error("sightline profile: libsightline-inject.so was not found (looked in " + searched
             + "); reinstall sightline or set SIGHTLINE_INJECT_LIBRARY to its path.");
-        return 1;
+        return {1, {}};
     }
     const std::string host = hostName();
     std::string reportPath;
@@ -93,7 +83,7 @@ int runProfile(std::vector<std::string> args, const StatsPrinter& printStats)
         Result<std::string> path = resolveReportPath(options.output, 0, host, options.forceOverwrite);
         if (!path) {
             Progress::error(path.error());
-            return 1;
+            return {1, {}};
         }
         reportPath = path.value();
     }
@@ -102,7 +92,7 @@ int runProfile(std::vector<std::string> args, const StatsPrinter& printStats)
         Progress::error(
             "sightline profile: cannot create a temporary folder under $TMPDIR or /tmp; check that it "
             "is writable.");
-        return 1;
+        return {1, {}};
     }
 
     const TargetEnvironment env = buildTargetEnvironment(options, library, findCuptiLibrary(), spoolDir);
@@ -123,7 +113,7 @@ int runProfile(std::vector<std::string> args, const StatsPrinter& printStats)
     if (!started) {
         Progress::error(started.error());
         std::filesystem::remove_all(spoolDir, cwdError);
-        return 127;
+        return {127, {}};
     }
     session.targetPid = uint32_t(started.value());
     std::optional<Duration> stopAfter;
@@ -149,7 +139,7 @@ int runProfile(std::vector<std::string> args, const StatsPrinter& printStats)
             = resolveReportPath(options.output, session.targetPid, host, options.forceOverwrite);
         if (!path) {
             Progress::error(path.error());
-            return failedReportCode(exit);
+            return {failedReportCode(exit), {}};
         }
         reportPath = path.value();
     }
@@ -173,11 +163,10 @@ int runProfile(std::vector<std::string> args, const StatsPrinter& printStats)
     if (removeSpool.joinable()) removeSpool.join();
     if (!error.empty()) {
         Progress::error(error);
-        return failedReportCode(exit);
+        return {failedReportCode(exit), {}};
     }
     progress.say("Generated: " + reportPath);
-    if (options.stats && printStats) printStats(reportPath);
-    return exit.exitCode;
+    return {exit.exitCode, reportPath};
 }
 
 } // namespace sightline::collector

@@ -12,7 +12,7 @@
 
 namespace sightline::test {
 
-// "sightline profile" once the CLI has the command, else the test driver around runProfile.
+// The `sightline profile` command of the build (the CLI's runProfile over collector::profile).
 std::string profileCommand();
 
 // The events of one kind on the host tracks of (pid, tid), in track order, with their lane.

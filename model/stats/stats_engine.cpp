@@ -1,7 +1,6 @@
 #include "model/stats/stats_engine.h"
 
 #include "model/common/parallel_for.h"
-#include "model/index/lane_query.h"
 #include "model/stats/grouped_values.h"
 #include "model/trace/event_access.h"
 
@@ -65,10 +64,11 @@ std::vector<EventSpan> eventsStartingIn(
     const Trace& trace, TrackKind kind, const std::optional<TimeRange>& range)
 {
     std::vector<EventSpan> spans;
-    for (const Track& track : trace.tracks) {
+    for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+        const Track& track = trace.tracks[t];
         if (track.key.kind != kind) continue;
         for (uint32_t lane = 0; lane < track.laneCount(); ++lane) {
-            const IndexRange events = laneStartingIn(track, lane, range);
+            const IndexRange events = trace.eventsStartingIn(TrackId(t), lane, range);
             if (!events.empty()) spans.push_back({&track, events});
         }
     }

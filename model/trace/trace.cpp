@@ -59,6 +59,16 @@ IndexRange Trace::eventsStartingIn(TrackId track, uint32_t lane, const std::opti
     return laneStartingIn(tracks[track.value], lane, range);
 }
 
+IndexRange Trace::eventsContainedIn(TrackId track, uint32_t lane, TimeRange range) const
+{
+    const Track& t = tracks[track.value];
+    const IndexRange all = t.lane(lane);
+    const uint32_t first = firstStartingAtOrAfter(t, all, range.start);
+    // Ends are sorted within a lane too: the events ending by range.end form a prefix.
+    const uint32_t last = firstEndingAfter(t, all, std::max(range.end, range.start + 1));
+    return {first, std::max(first, last)};
+}
+
 void Trace::laneLod(TrackId track, uint32_t lane, TimeRange window, std::span<LodColumn> out) const
 {
     if (track.value >= m_laneLods.size() || lane >= m_laneLods[track.value].size()) return;

@@ -4,7 +4,8 @@
 // call buildIndexes(); after that it is read-only and safe to query from several threads.
 //
 // The query face: views, the summary and commands ask the Trace, by track and lane, which
-// events overlap a time window (windowEvents), which start in a range (eventsStartingIn), and
+// events overlap a time window (windowEvents), which start in a range (eventsStartingIn) or lie
+// inside it (eventsContainedIn), and
 // what W pixel columns over a window show (laneLod, trackLod, about O(W + log n) each). They
 // never reach into the per-lane indexes themselves.
 #pragma once
@@ -59,6 +60,9 @@ struct Trace
     // The events of lane `lane` whose start lies in `range` (the whole lane without one): the
     // rule of the stats engine and of everything that must agree with it.
     IndexRange eventsStartingIn(TrackId track, uint32_t lane, const std::optional<TimeRange>& range) const;
+    // The events of lane `lane` lying wholly inside [range.start, range.end] (an instant at
+    // range.end included), e.g. the calls an NVTX range encloses.
+    IndexRange eventsContainedIn(TrackId track, uint32_t lane, TimeRange range) const;
     // What out.size() pixel columns over `window` show of one lane (see model/index/lod.h).
     // Leaves `out` as it is when the track has no such lane or indexes were not built.
     void laneLod(TrackId track, uint32_t lane, TimeRange window, std::span<LodColumn> out) const;

@@ -1,7 +1,6 @@
 #include "views/events/event_rows.h"
 
 #include "model/common/huge_pages.h"
-#include "model/index/lane_query.h"
 #include "views/events/radix_sort.h"
 
 #include <algorithm>
@@ -40,14 +39,11 @@ std::vector<LaneRun> laneRuns(const Trace& trace, const EventSource& source)
 
 // The events of `track`'s lanes lying wholly inside [range.start, range.end].
 void appendContained(
-    const Track& track, TrackId id, TimeRange range, EventRef exclude, std::vector<EventRef>& out)
+    const Trace& trace, TrackId id, TimeRange range, EventRef exclude, std::vector<EventRef>& out)
 {
-    for (uint32_t lane = 0; lane < track.laneCount(); ++lane) {
-        const IndexRange all = track.lane(lane);
-        const uint32_t first = firstStartingAtOrAfter(track, all, range.start);
-        // Ends are sorted within a lane too: the events ending by range.end form a prefix.
-        const uint32_t last = firstEndingAfter(track, all, std::max(range.end, range.start + 1));
-        for (uint32_t i = first; i < last; ++i)
+    for (uint32_t lane = 0; lane < trace.track(id).laneCount(); ++lane) {
+        const IndexRange inside = trace.eventsContainedIn(id, lane, range);
+        for (uint32_t i = inside.begin; i < inside.end; ++i)
             if (EventRef {id, i} != exclude) out.push_back({id, i});
     }
 }
@@ -133,7 +129,7 @@ ContainedEvents eventsInsideRange(const Trace& trace, EventRef range, size_t lim
     std::vector<EventRef> hostEvents;
     for (uint32_t t = 0; t < trace.tracks.size(); ++t)
         if (sameThread(rangeTrack.key, trace.tracks[t].key))
-            appendContained(trace.tracks[t], TrackId(t), window, range, hostEvents);
+            appendContained(trace, TrackId(t), window, range, hostEvents);
     auto byStart = [&](EventRef a, EventRef b) {
         const Timestamp sa = trace.track(a.track).events.start[a.index];
         const Timestamp sb = trace.track(b.track).events.start[b.index];

@@ -105,3 +105,39 @@ TEST_CASE("window queries handle instants, identical intervals and edges")
         CHECK(got == want);
     }
 }
+
+TEST_CASE("the events contained in a range equal brute force on random traces")
+{
+    test::Rng rng(43);
+    test::RandomTraceOptions o;
+    o.seed = 5;
+    o.eventsPerTrack = 1500;
+    const Trace trace = test::randomTrace(o);
+    size_t found = 0;
+    for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+        const Track& track = trace.tracks[t];
+        for (int q = 0; q < 100; ++q) {
+            const Timestamp a = Timestamp(rng.below(uint64_t(trace.span.end + 10)));
+            const Timestamp len
+                = q % 10 == 0 ? 0 : Timestamp(rng.below(uint64_t(trace.span.duration() / 20 + 1)));
+            const TimeRange w {a, a + len};
+            std::vector<uint32_t> got;
+            for (uint32_t lane = 0; lane < track.laneCount(); ++lane) {
+                const IndexRange r = trace.eventsContainedIn(TrackId(t), lane, w);
+                for (uint32_t i = r.begin; i < r.end; ++i)
+                    got.push_back(i);
+            }
+            std::sort(got.begin(), got.end());
+            std::vector<uint32_t> want;
+            for (uint32_t i = 0; i < track.size(); ++i) {
+                const Timestamp start = track.events.start[i];
+                if (start >= w.start
+                    && effectiveEnd(start, track.events.end[i]) <= std::max(w.end, w.start + 1))
+                    want.push_back(i);
+            }
+            REQUIRE(got == want);
+            found += got.size();
+        }
+    }
+    CHECK(found > 0);
+}

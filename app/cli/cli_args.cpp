@@ -2,75 +2,107 @@
 
 #include "model/import/open_trace.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
 namespace sightline::cli {
 namespace {
 
-// True when `arg` is `dashes` followed by exactly `name`.
-bool spelled(std::string_view arg, std::string_view dashes, std::string_view name)
+using Failure = Result<Args>;
+
+bool looksLikeOption(std::string_view arg)
 {
-    return !name.empty() && arg.starts_with(dashes) && arg.substr(dashes.size()) == name;
+    return arg.size() > 1 && arg[0] == '-';
 }
 
-bool matches(std::string_view arg, std::string_view name, std::string_view shortName)
+// An option argument split into the spec it names and the value written into it, if any
+// ("--name=V", "-xV", "-x=V").
+struct Spelled
 {
-    return spelled(arg, "--", name) || spelled(arg, "-", shortName);
-}
+    const OptionSpec* spec = nullptr;
+    std::optional<std::string> attached;
+};
 
-// The value of "--name=value", or no value when `arg` is not spelled that way.
-std::optional<std::string> inlineValue(std::string_view arg, std::string_view name)
+Spelled identify(std::string_view arg, std::span<const OptionSpec> specs)
 {
-    if (!arg.starts_with("--") || arg.substr(2, name.size()) != name || arg.size() <= 2 + name.size()
-        || arg[2 + name.size()] != '=')
-        return std::nullopt;
-    return std::string(arg.substr(3 + name.size()));
+    Spelled out;
+    if (arg.starts_with("--")) {
+        const std::string_view body = arg.substr(2);
+        const size_t equals = body.find('=');
+        const std::string_view name = body.substr(0, equals);
+        for (const OptionSpec& spec : specs)
+            if (spec.name == name) out.spec = &spec;
+        if (equals != std::string_view::npos) out.attached = std::string(body.substr(equals + 1));
+        return out;
+    }
+    const std::string_view name = arg.substr(1, 1);
+    for (const OptionSpec& spec : specs)
+        if (!spec.shortName.empty() && spec.shortName == name) out.spec = &spec;
+    std::string_view rest = arg.substr(2);
+    if (rest.starts_with('=')) rest.remove_prefix(1);
+    if (arg.size() > 2) out.attached = std::string(rest);
+    return out;
 }
 
 } // namespace
 
-bool Args::flag(std::string_view name, std::string_view shortName)
+Result<Args> Args::scan(
+    const std::vector<std::string>& arguments, std::span<const OptionSpec> specs, OptionsEnd end)
 {
-    for (auto it = m_args.begin(); it != m_args.end(); ++it)
-        if (matches(*it, name, shortName)) {
-            m_args.erase(it);
-            return true;
+    Args args;
+    size_t i = 0;
+    for (; i < arguments.size(); ++i) {
+        const std::string& arg = arguments[i];
+        if (arg == "--") {
+            ++i;
+            break;
         }
-    return false;
+        if (!looksLikeOption(arg)) {
+            if (end == OptionsEnd::AtFirstPositional) break;
+            args.m_positional.push_back(arg);
+            continue;
+        }
+        Spelled spelled = identify(arg, specs);
+        if (!spelled.spec) return Failure::failure("unknown option '" + arg + "'");
+        const OptionSpec& spec = *spelled.spec;
+        std::string value;
+        if (!spec.takesValue) {
+            const std::optional<bool> on = spelled.attached ? parseBool(*spelled.attached) : true;
+            if (!on)
+                return Failure::failure("the flag '" + arg + "' takes no value other than true or false");
+            value = *on ? "true" : "false";
+        } else if (spelled.attached) {
+            value = std::move(*spelled.attached);
+        } else if (i + 1 < arguments.size()) {
+            value = arguments[++i];
+        } else {
+            return Failure::failure("the option '" + arg + "' needs a value");
+        }
+        args.m_given.push_back({spec.name, std::move(value)});
+    }
+    args.m_positional.insert(args.m_positional.end(), arguments.begin() + std::ptrdiff_t(i), arguments.end());
+    return args;
 }
 
-std::optional<std::string> Args::option(std::string_view name, std::string_view shortName)
+bool Args::flag(std::string_view name) const
 {
-    for (auto it = m_args.begin(); it != m_args.end(); ++it) {
-        if (auto value = inlineValue(*it, name)) {
-            m_args.erase(it);
-            return value;
-        }
-        if (matches(*it, name, shortName)) {
-            if (it + 1 == m_args.end()) {
-                m_error = "the option '" + *it + "' needs a value";
-                m_args.erase(it);
-                return std::nullopt;
-            }
-            std::string value = *(it + 1);
-            m_args.erase(it, it + 2);
-            return value;
-        }
-    }
+    return value(name) == "true";
+}
+
+std::optional<std::string> Args::value(std::string_view name) const
+{
+    const auto last = std::find_if(
+        m_given.rbegin(), m_given.rend(), [&](const GivenOption& given) { return given.name == name; });
+    if (last == m_given.rend()) return std::nullopt;
+    return last->value;
+}
+
+std::optional<bool> parseBool(std::string_view text)
+{
+    if (text == "true" || text == "1" || text == "yes") return true;
+    if (text == "false" || text == "0" || text == "no") return false;
     return std::nullopt;
-}
-
-std::vector<std::string> Args::positional()
-{
-    std::vector<std::string> out;
-    for (const auto& arg : m_args) {
-        if (arg.size() > 1 && arg[0] == '-' && m_error.empty())
-            m_error = "unknown option '" + arg + "'";
-        else
-            out.push_back(arg);
-    }
-    return out;
 }
 
 std::optional<Trace> openTraceOrReport(const std::string& path)

@@ -1,36 +1,64 @@
-// Small helpers shared by the CLI commands: option parsing in the `--name=value` /
-// `--name value` / `-x value` styles, and opening a trace with the one-sentence error.
+// The one argument scanner of every `sightline` command, and small helpers they share.
+//
+// A command declares its options (long name, optional one-letter alias, whether it takes a
+// value) and scans its arguments once. Accepted spellings, as in Nsight Systems' `nsys`:
+// `--name=V`, `--name V`, `-x V`, `-xV`, `-x=V`; a flag alone means true and also takes
+// `--flag=true|false` (1/0, yes/no). `--` ends the options. Commands whose last arguments are
+// another program's command line (`profile`) also end the options at the first positional
+// argument, so the program's own options are left alone. Errors are one sentence naming the
+// argument; the caller adds the command's name (usageError).
 #pragma once
 
 #include "model/common/result.h"
-#include "model/text/time_text.h"
 #include "model/trace/trace.h"
 
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sightline::cli {
 
+struct OptionSpec
+{
+    std::string_view name; // without "--"
+    std::string_view shortName; // one letter without "-"; empty when none
+    bool takesValue = false; // false: a flag
+};
+
+enum class OptionsEnd {
+    AtDoubleDash, // options and positional arguments mix; only `--` ends the options
+    AtFirstPositional, // the first positional argument and everything after it are positional
+};
+
+// One option as given, in command-line order; a flag's value is "true" or "false".
+struct GivenOption
+{
+    std::string_view name;
+    std::string value;
+};
+
 class Args
 {
 public:
-    explicit Args(std::vector<std::string> args)
-        : m_args(std::move(args))
-    { }
+    static Result<Args> scan(
+        const std::vector<std::string>& arguments, std::span<const OptionSpec> specs, OptionsEnd end);
 
-    // True if --name (or the short alias) is present; removes it.
-    bool flag(std::string_view name, std::string_view shortName = {});
-    // The value of --name=V, --name V or -s V; removes it. Missing value: error() is set.
-    std::optional<std::string> option(std::string_view name, std::string_view shortName = {});
-    // What remains once options are taken: positional arguments. An unknown option sets error().
-    std::vector<std::string> positional();
-    const std::string& error() const { return m_error; }
+    // True when the flag was given and its last value is true.
+    bool flag(std::string_view name) const;
+    // The last value given for the option, if any.
+    std::optional<std::string> value(std::string_view name) const;
+    const std::vector<GivenOption>& given() const { return m_given; }
+    const std::vector<std::string>& positional() const { return m_positional; }
 
 private:
-    std::vector<std::string> m_args;
-    std::string m_error;
+    std::vector<GivenOption> m_given;
+    std::vector<std::string> m_positional;
 };
+
+// "true", "1", "yes" / "false", "0", "no"; anything else is no boolean.
+std::optional<bool> parseBool(std::string_view text);
 
 // Opens any trace file the model can read (.rep, nsys SQLite, PyTorch JSON), chosen by content;
 // prints the error sentence to stderr on failure.

@@ -61,18 +61,21 @@ std::string outputPath(ExportType type, const std::optional<std::string>& option
 
 } // namespace
 
-int runExport(std::vector<std::string> arguments)
+int runExport(const std::vector<std::string>& arguments)
 {
-    Args args(std::move(arguments));
-    if (args.flag("help", "h")) {
+    static constexpr OptionSpec kOptions[]
+        = {{"type", "t", true}, {"output", "o", true}, {"force", "f", false}, {"help", "h", false}};
+    const Result<Args> scanned = Args::scan(arguments, kOptions, OptionsEnd::AtDoubleDash);
+    if (!scanned) return usageError("export", scanned.error());
+    const Args& args = scanned.value();
+    if (args.flag("help")) {
         printExportUsage(std::cout);
         return 0;
     }
-    const std::optional<std::string> typeOption = args.option("type", "t");
-    const std::optional<std::string> outputOption = args.option("output", "o");
-    const bool force = args.flag("force", "f");
-    const std::vector<std::string> files = args.positional();
-    if (!args.error().empty()) return usageError("export", args.error() + ".");
+    const std::optional<std::string> typeOption = args.value("type");
+    const std::optional<std::string> outputOption = args.value("output");
+    const bool force = args.flag("force");
+    const std::vector<std::string>& files = args.positional();
     if (files.size() != 1) return usageError("export", "expected exactly one trace file.");
 
     ExportType type = ExportType::Sqlite;

@@ -55,17 +55,20 @@ ReadOptions progressOptions()
 
 } // namespace
 
-int runImport(std::vector<std::string> arguments)
+int runImport(const std::vector<std::string>& arguments)
 {
-    Args args(std::move(arguments));
-    if (args.flag("help", "h")) {
+    static constexpr OptionSpec kOptions[]
+        = {{"output", "o", true}, {"force", "f", false}, {"help", "h", false}};
+    const Result<Args> scanned = Args::scan(arguments, kOptions, OptionsEnd::AtDoubleDash);
+    if (!scanned) return usageError("import", scanned.error());
+    const Args& args = scanned.value();
+    if (args.flag("help")) {
         printImportUsage(std::cout);
         return 0;
     }
-    const std::optional<std::string> outputOption = args.option("output", "o");
-    const bool force = args.flag("force", "f");
-    const std::vector<std::string> files = args.positional();
-    if (!args.error().empty()) return usageError("import", args.error() + ".");
+    const std::optional<std::string> outputOption = args.value("output");
+    const bool force = args.flag("force");
+    const std::vector<std::string>& files = args.positional();
     if (files.size() != 1) return usageError("import", "expected exactly one file to import.");
     if (outputOption && outputOption->empty()) return usageError("import", "-o needs a file name.");
     const std::string& input = files.front();

@@ -43,19 +43,17 @@ constexpr const char* kKindNames[kTrackKindCount] = {"CUDA API calls", "NVTX ran
 
 } // namespace
 
-int runInfo(std::vector<std::string> argv)
+int runInfo(const std::vector<std::string>& arguments)
 {
-    Args args(std::move(argv));
-    if (args.flag("help", "h")) {
+    static constexpr OptionSpec kOptions[] = {{"help", "h", false}};
+    const Result<Args> scanned = Args::scan(arguments, kOptions, OptionsEnd::AtDoubleDash);
+    if (!scanned) return usageError("info", scanned.error());
+    if (scanned->flag("help")) {
         std::fputs(kUsage, stdout);
         return 0;
     }
-    const auto files = args.positional();
-    if (!args.error().empty() || files.size() != 1) {
-        std::fprintf(stderr, "sightline info: %s.\n%s",
-            args.error().empty() ? "give exactly one report file" : args.error().c_str(), kUsage);
-        return 2;
-    }
+    const std::vector<std::string>& files = scanned->positional();
+    if (files.size() != 1) return usageError("info", "give exactly one report file");
     auto trace = openTraceOrReport(files[0]);
     if (!trace) return 1;
     const ReportMetadata& m = trace->metadata;

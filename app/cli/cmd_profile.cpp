@@ -1,23 +1,22 @@
-// `sightline profile [options] [--] COMMAND [ARGS...]`: parses the options (named as in
-// `nsys profile`), runs the collector's profile(), then prints the summary tables with
-// --stats. Usage errors return 2; otherwise the target's exit code passes through.
+// `sightline profile [options] [--] COMMAND [ARGS...]`: parses the options (profile_args.h),
+// runs the collector's profile(), then prints the summary tables with --stats. Usage errors
+// return 2; otherwise the target's exit code passes through.
+#include "app/cli/cli_args.h"
 #include "app/cli/commands.h"
+#include "app/cli/profile_args.h"
 #include "collector/launcher/profile_command.h"
 
 #include <iostream>
 
 namespace sightline::cli {
 
-int runProfile(std::vector<std::string> args)
+int runProfile(const std::vector<std::string>& args)
 {
-    const Result<collector::ProfileOptions> parsed = collector::parseProfileOptions(args);
-    if (!parsed) {
-        std::cerr << parsed.error() << std::endl;
-        return 2;
-    }
+    const Result<collector::ProfileOptions> parsed = parseProfileArgs(args);
+    if (!parsed) return usageError("profile", parsed.error());
     const collector::ProfileOptions& options = parsed.value();
     if (options.help) {
-        std::cout << collector::profileUsage();
+        std::cout << profileUsage();
         return 0;
     }
     const collector::ProfileOutcome outcome = collector::profile(options);

@@ -5,6 +5,7 @@
 #include "app/cli/stats_output.h"
 #include "model/stats/stats_engine.h"
 #include "model/stats/stats_table.h"
+#include "model/text/time_text.h"
 
 #include <algorithm>
 #include <iostream>
@@ -64,18 +65,21 @@ std::string emptyNote(const StatsTable& table, const std::string& file, bool ran
 
 } // namespace
 
-int runStats(std::vector<std::string> arguments)
+int runStats(const std::vector<std::string>& arguments)
 {
-    Args args(std::move(arguments));
-    if (args.flag("help", "h")) {
+    static constexpr OptionSpec kOptions[]
+        = {{"report", "r", true}, {"format", "f", true}, {"range", "", true}, {"help", "h", false}};
+    const Result<Args> scanned = Args::scan(arguments, kOptions, OptionsEnd::AtDoubleDash);
+    if (!scanned) return usageError("stats", scanned.error());
+    const Args& args = scanned.value();
+    if (args.flag("help")) {
         printStatsUsage(std::cout);
         return 0;
     }
-    const std::optional<std::string> reportOption = args.option("report", "r");
-    const std::optional<std::string> formatOption = args.option("format", "f");
-    const std::optional<std::string> rangeOption = args.option("range");
-    const std::vector<std::string> files = args.positional();
-    if (!args.error().empty()) return usageError("stats", args.error());
+    const std::optional<std::string> reportOption = args.value("report");
+    const std::optional<std::string> formatOption = args.value("format");
+    const std::optional<std::string> rangeOption = args.value("range");
+    const std::vector<std::string>& files = args.positional();
     if (files.size() != 1) return usageError("stats", "expected exactly one trace file.");
 
     std::vector<StatsReportId> ids;

@@ -7,11 +7,11 @@
 
 namespace sightline::cli {
 
-int runInfo(std::vector<std::string> args);
-int runStats(std::vector<std::string> args);
-int runExport(std::vector<std::string> args);
-int runImport(std::vector<std::string> args);
+int runInfo(const std::vector<std::string>& args);
+int runStats(const std::vector<std::string>& args);
+int runExport(const std::vector<std::string>& args);
+int runImport(const std::vector<std::string>& args);
 // Only in builds with the collector (SIGHTLINE_WITH_COLLECTOR).
-int runProfile(std::vector<std::string> args);
+int runProfile(const std::vector<std::string>& args);
 
 } // namespace sightline::cli

@@ -1,10 +1,8 @@
-// The options of `sightline profile`, named as in Nsight Systems' `nsys profile`, and their
-// parsing. Options come before the command; `--` ends them explicitly. Every error is one
-// sentence saying which option is wrong and what is accepted.
+// What `sightline profile` is asked to do (the CLI reads it from the command line in
+// app/cli/profile_args.cpp), and how it is recorded in the report's metadata.
 #pragma once
 
 #include "collector/convert/assemble/spool_merge.h"
-#include "model/common/result.h"
 #include "model/core/metadata.h"
 
 #include <string>
@@ -35,9 +33,5 @@ struct ProfileOptions
     // What converting the recording into a report needs of these options.
     ConversionOptions conversion() const;
 };
-
-Result<ProfileOptions> parseProfileOptions(const std::vector<std::string>& args);
-
-std::string profileUsage();
 
 } // namespace sightline::collector

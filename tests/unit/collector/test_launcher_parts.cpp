@@ -1,4 +1,4 @@
-// The launcher's small pieces: option parsing, report naming, kernel names, the clock map, NVTX
+// The launcher's small pieces: report naming, kernel names, the clock map, NVTX
 // matching and capture windows.
 #include "../../test_paths.h"
 #include "collector/convert/assemble/capture_window.h"
@@ -6,52 +6,12 @@
 #include "collector/convert/decode/kernel_names.h"
 #include "collector/convert/decode/nvtx_matcher.h"
 #include "collector/launcher/output_path.h"
-#include "collector/launcher/profile_options.h"
 
 #include <catch2/catch.hpp>
 #include <fstream>
 
 using namespace sightline;
 using namespace sightline::collector;
-
-TEST_CASE("profile options follow nsys profile's names and forms")
-{
-    auto parsed = parseProfileOptions(
-        {"-t", "nvtx,osrt", "--osrt-threshold=5000", "-o", "run%p", "-f", "--stats", "-e", "A=1,B=x,y",
-            "--env-var=C=3", "--show-output=false", "-q", "python", "train.py", "--lr", "3"});
-    REQUIRE(parsed);
-    const ProfileOptions& o = parsed.value();
-    CHECK((!o.traceCuda && o.traceNvtx && o.traceOsrt));
-    CHECK(o.traceList() == "nvtx,osrt");
-    CHECK(o.osrtThresholdNs == 5000);
-    CHECK(o.output == "run%p");
-    CHECK((o.forceOverwrite && o.stats && !o.showOutput && o.quiet));
-    CHECK(o.environment
-        == std::vector<std::pair<std::string, std::string>> {{"A", "1"}, {"B", "x,y"}, {"C", "3"}});
-    CHECK(o.command == std::vector<std::string> {"python", "train.py", "--lr", "3"});
-
-    auto capture = parseProfileOptions({"-c", "nvtx", "--nvtx-capture=step@my@domain", "-tcuda", "-y", "1.5",
-        "-d", "2", "--", "-weird-program"});
-    REQUIRE(capture);
-    CHECK(capture->capture.mode == CaptureMode::Nvtx);
-    CHECK(capture->capture.nvtxRange == "step@my");
-    CHECK(capture->capture.nvtxDomain == "domain");
-    CHECK(capture->traceNvtx); // an NVTX capture range needs NVTX tracing
-    CHECK(*capture->capture.delay == 1'500'000'000);
-    CHECK(*capture->capture.duration == 2'000'000'000);
-    CHECK(capture->command == std::vector<std::string> {"-weird-program"});
-
-    CHECK(parseProfileOptions({"-t", "cuda,gpu", "ls"}).error().find("unknown --trace value 'gpu'")
-        != std::string::npos);
-    CHECK(
-        parseProfileOptions({"--bogus", "ls"}).error().find("unknown option '--bogus'") != std::string::npos);
-    CHECK(parseProfileOptions({"-t", "cuda"}).error().find("no program to profile") != std::string::npos);
-    CHECK(parseProfileOptions({"-c", "nvtx", "ls"}).error().find("--nvtx-capture") != std::string::npos);
-    CHECK(parseProfileOptions({"-d", "0", "ls"}).error().find("--duration") != std::string::npos);
-    CHECK(parseProfileOptions({"-o"}).error().find("needs a value") != std::string::npos);
-    CHECK(parseProfileOptions({"-t", "none", "ls"})->traceList() == "none");
-    CHECK(parseProfileOptions({"--help"})->help);
-}
 
 TEST_CASE("reports are named without overwriting unless asked to")
 {

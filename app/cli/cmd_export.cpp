@@ -100,20 +100,11 @@ int runExport(const std::vector<std::string>& arguments)
     ExportOptions options;
     options.overwrite = force;
     options.sourcePath = input;
-    std::string error;
-    switch (type) {
-    case ExportType::Sqlite:
-        error = exportSqlite(*trace, output, options).error();
-        break;
-    case ExportType::Json:
-        error = exportChromeTrace(*trace, output, options).error();
-        break;
-    case ExportType::Csv:
-        error = exportCsv(*trace, output, options).error();
-        break;
-    }
-    if (!error.empty()) {
-        std::cerr << "sightline export: " << error << '\n';
+    const Status exported = type == ExportType::Sqlite ? exportSqlite(*trace, output, options)
+        : type == ExportType::Json                     ? exportChromeTrace(*trace, output, options)
+                                                       : exportCsv(*trace, output, options);
+    if (!exported) {
+        std::cerr << "sightline export: " << exported.error() << '\n';
         return 1;
     }
     if (type == ExportType::Csv) {

@@ -90,8 +90,8 @@ int runImport(const std::vector<std::string>& arguments)
         std::cerr << "sightline import: " << trace.error() << '\n';
         return 1;
     }
-    if (const std::string error = writeReport(trace.value(), output).error(); !error.empty()) {
-        std::cerr << "sightline import: " << error << '\n';
+    if (const Status written = writeReport(trace.value(), output); !written) {
+        std::cerr << "sightline import: " << written.error() << '\n';
         return 1;
     }
     std::cout << "Imported " << input << " (" << trace->eventCount() << " events) to " << output << '\n';

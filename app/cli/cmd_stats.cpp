@@ -35,8 +35,9 @@ void printStatsUsage(std::ostream& out)
 }
 
 // "cuda_api_sum,nvtx_sum" -> ids; the first unknown name is a usage error.
-std::optional<std::vector<StatsReportId>> parseReportList(const std::string& list, std::string& error)
+Result<std::vector<StatsReportId>> parseReportList(const std::string& list)
 {
+    using Failure = Result<std::vector<StatsReportId>>;
     std::vector<StatsReportId> ids;
     size_t begin = 0;
     while (begin <= list.size()) {
@@ -45,16 +46,10 @@ std::optional<std::vector<StatsReportId>> parseReportList(const std::string& lis
         begin = comma + 1;
         if (name.empty()) continue;
         Result<StatsReportId> id = findStatsReport(name);
-        if (!id) {
-            error = id.error();
-            return std::nullopt;
-        }
+        if (!id) return Failure::failure(id.error());
         ids.push_back(id.value());
     }
-    if (ids.empty()) {
-        error = "--report needs at least one report name.";
-        return std::nullopt;
-    }
+    if (ids.empty()) return Failure::failure("--report needs at least one report name.");
     return ids;
 }
 
@@ -84,10 +79,9 @@ int runStats(const std::vector<std::string>& arguments)
 
     std::vector<StatsReportId> ids;
     if (reportOption) {
-        std::string error;
-        auto parsed = parseReportList(*reportOption, error);
-        if (!parsed) return usageError("stats", error);
-        ids = std::move(*parsed);
+        Result<std::vector<StatsReportId>> parsed = parseReportList(*reportOption);
+        if (!parsed) return usageError("stats", parsed.error());
+        ids = std::move(parsed.value());
     } else {
         for (const StatsReportInfo& info : statsReportCatalog())
             ids.push_back(info.id);

@@ -51,23 +51,26 @@ void claim(std::map<std::string, std::string>& env, std::vector<std::string>& wa
 
 } // namespace
 
-std::string findInjectionLibrary(std::string& searched)
+Result<std::string> findInjectionLibrary()
 {
-    if (const char* path = std::getenv("SIGHTLINE_INJECT_LIBRARY"); path && *path) {
-        searched = path;
-        return fs::exists(path) ? std::string(path) : std::string();
-    }
+    const auto notFound = [](const std::string& searched) {
+        return Result<std::string>::failure("sightline profile: " + std::string(kLibraryName)
+            + " was not found (looked in " + searched
+            + "); reinstall sightline or set SIGHTLINE_INJECT_LIBRARY to its path.");
+    };
+    if (const char* path = std::getenv("SIGHTLINE_INJECT_LIBRARY"); path && *path)
+        return fs::exists(path) ? Result<std::string>(path) : notFound(path);
     const fs::path bin = executableFolder();
     const fs::path candidates[] = {bin / ".." / "lib" / "sightline" / kLibraryName,
         bin / ".." / "lib" / kLibraryName, bin / kLibraryName};
-    searched.clear();
+    std::string searched;
     std::error_code error;
     for (const fs::path& candidate : candidates) {
         if (!searched.empty()) searched += ", ";
         searched += candidate.lexically_normal().string();
         if (fs::exists(candidate, error)) return fs::canonical(candidate, error).string();
     }
-    return {};
+    return notFound(searched);
 }
 
 std::string findCuptiLibrary()

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "collector/launcher/profile_options.h"
+#include "model/common/result.h"
 
 #include <string>
 #include <vector>
@@ -13,8 +14,8 @@ namespace sightline::collector {
 
 // libsightline-inject.so next to the running executable: <prefix>/lib/sightline/ when
 // installed, <build>/lib/ in the build tree, or the executable's own folder.
-// SIGHTLINE_INJECT_LIBRARY overrides. Returns "" when not found; `searched` lists the places.
-std::string findInjectionLibrary(std::string& searched);
+// SIGHTLINE_INJECT_LIBRARY overrides. When it is not found, the sentence lists the places.
+Result<std::string> findInjectionLibrary();
 
 // The toolkit's libcupti for processes that do not bring their own ("" when none is found).
 std::string findCuptiLibrary();

@@ -8,9 +8,11 @@
 #include "collector/launcher/target_process.h"
 #include "model/format/report_io.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -42,11 +44,14 @@ std::string hostName()
     return gethostname(host, sizeof(host) - 1) == 0 ? std::string(host) : std::string("host");
 }
 
-std::string makeSpoolDir()
+Result<std::string> makeSpoolDir()
 {
     const char* tmp = std::getenv("TMPDIR");
     std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/sightline-spool-XXXXXX";
-    return mkdtemp(pattern.data()) ? pattern : std::string();
+    if (mkdtemp(pattern.data())) return pattern;
+    return Result<std::string>::failure("sightline profile: cannot create a temporary folder under "
+        + pattern.substr(0, pattern.rfind('/')) + " (" + std::strerror(errno)
+        + "); check that it is writable, or point TMPDIR at a folder that is.");
 }
 
 spool::TickSource launcherTickSource()
@@ -70,11 +75,9 @@ int failedReportCode(const TargetExit& exit)
 ProfileOutcome profile(const ProfileOptions& options)
 {
     const Progress progress(options.quiet);
-    std::string searched;
-    const std::string library = findInjectionLibrary(searched);
-    if (library.empty()) {
-        Progress::error("sightline profile: libsightline-inject.so was not found (looked in " + searched
-            + "); reinstall sightline or set SIGHTLINE_INJECT_LIBRARY to its path.");
+    const Result<std::string> library = findInjectionLibrary();
+    if (!library) {
+        Progress::error(library.error());
         return {1, {}};
     }
     const std::string host = hostName();
@@ -87,15 +90,15 @@ ProfileOutcome profile(const ProfileOptions& options)
         }
         reportPath = path.value();
     }
-    const std::string spoolDir = makeSpoolDir();
-    if (spoolDir.empty()) {
-        Progress::error(
-            "sightline profile: cannot create a temporary folder under $TMPDIR or /tmp; check that it "
-            "is writable.");
+    const Result<std::string> madeSpoolDir = makeSpoolDir();
+    if (!madeSpoolDir) {
+        Progress::error(madeSpoolDir.error());
         return {1, {}};
     }
+    const std::string& spoolDir = madeSpoolDir.value();
 
-    const TargetEnvironment env = buildTargetEnvironment(options, library, findCuptiLibrary(), spoolDir);
+    const TargetEnvironment env
+        = buildTargetEnvironment(options, library.value(), findCuptiLibrary(), spoolDir);
     for (const std::string& warning : env.warnings)
         Progress::error(warning);
     SessionInfo session;
@@ -154,15 +157,15 @@ ProfileOutcome profile(const ProfileOptions& options)
             std::filesystem::remove_all(spoolDir, ignored);
         });
     const auto writeStart = std::chrono::steady_clock::now();
-    const std::string error = writeReport(merged.trace, reportPath).error();
+    const Status written = writeReport(merged.trace, reportPath);
     merged.phaseSeconds.emplace_back(
         "write report", std::chrono::duration<double>(std::chrono::steady_clock::now() - writeStart).count());
     if (std::getenv("SIGHTLINE_TIMINGS"))
         for (const auto& [phase, seconds] : merged.phaseSeconds)
             progress.say("  " + phase + ": " + std::to_string(seconds) + " s");
     if (removeSpool.joinable()) removeSpool.join();
-    if (!error.empty()) {
-        Progress::error(error);
+    if (!written) {
+        Progress::error(written.error());
         return {failedReportCode(exit), {}};
     }
     progress.say("Generated: " + reportPath);

@@ -322,15 +322,14 @@ private:
 Status exportChromeTrace(const Trace& trace, const std::string& path, const ExportOptions& options)
 {
     TextOutput output;
-    if (auto error = output.open(path, options.overwrite); !error.empty()) return Status::failure(error);
+    if (Status opened = output.open(path, options.overwrite); !opened) return opened;
     try {
         ChromeTraceWriter(trace, output).write(options);
     } catch (const std::bad_alloc&) {
         return Status::failure("Cannot write '" + path
             + "': out of memory while exporting; close other programs and try again.");
     }
-    if (std::string error = output.finish(); !error.empty()) return Status::failure(error);
-    return {};
+    return output.finish();
 }
 
 } // namespace sightline

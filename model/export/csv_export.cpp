@@ -199,8 +199,7 @@ Status exportCsv(const Trace& trace, const std::string& destination, const Expor
     std::array<std::unique_ptr<TextOutput>, kCsvFileCount> files;
     for (int f = 0; f < kCsvFileCount; ++f) {
         files[f] = std::make_unique<TextOutput>();
-        if (auto error = files[f]->open(paths[f], options.overwrite); !error.empty())
-            return Status::failure(error);
+        if (Status opened = files[f]->open(paths[f], options.overwrite); !opened) return opened;
     }
     try {
         CsvWriter(trace, files).writeAll();
@@ -209,7 +208,7 @@ Status exportCsv(const Trace& trace, const std::string& destination, const Expor
             + "': out of memory while exporting; close other programs and try again.");
     }
     for (auto& file : files)
-        if (auto error = file->finish(); !error.empty()) return Status::failure(error);
+        if (Status finished = file->finish(); !finished) return finished;
     return {};
 }
 

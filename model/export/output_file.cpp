@@ -49,34 +49,36 @@ StagedFile::~StagedFile()
     discard();
 }
 
-std::string StagedFile::open(const std::string& target, bool overwrite)
+Status StagedFile::open(const std::string& target, bool overwrite)
 {
     discard();
-    if (target.empty()) return "No output file was given; name the file to write.";
+    if (target.empty()) return Status::failure("No output file was given; name the file to write.");
     std::error_code ec;
     const fs::path path(target);
     const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
     if (!fs::is_directory(folder, ec))
-        return "Cannot write " + inQuotes(target) + ": the folder " + inQuotes(folder.string())
-            + " does not exist; create it or choose another output path.";
+        return Status::failure("Cannot write " + inQuotes(target) + ": the folder "
+            + inQuotes(folder.string()) + " does not exist; create it or choose another output path.");
     if (fs::is_directory(path, ec))
-        return "Cannot write " + inQuotes(target) + ": it is a folder; give a file name instead.";
+        return Status::failure(
+            "Cannot write " + inQuotes(target) + ": it is a folder; give a file name instead.");
     if (fs::exists(path, ec) && !overwrite)
-        return "Cannot write " + inQuotes(target)
-            + ": the file already exists; choose another name or allow overwriting (--force).";
+        return Status::failure("Cannot write " + inQuotes(target)
+            + ": the file already exists; choose another name or allow overwriting (--force).");
     m_temp = createTemporary(target);
-    if (m_temp.empty()) return writeErrorMessage(target, errno);
+    if (m_temp.empty()) return Status::failure(writeErrorMessage(target, errno));
     m_target = target;
     return {};
 }
 
-std::string StagedFile::commit()
+Status StagedFile::commit()
 {
-    if (m_temp.empty()) return "Cannot write " + inQuotes(m_target) + ": the output was not opened.";
+    if (m_temp.empty())
+        return Status::failure("Cannot write " + inQuotes(m_target) + ": the output was not opened.");
     if (std::rename(m_temp.c_str(), m_target.c_str()) != 0) {
         const int error = errno;
         discard();
-        return writeErrorMessage(m_target, error);
+        return Status::failure(writeErrorMessage(m_target, error));
     }
     m_temp.clear();
     return {};
@@ -93,14 +95,14 @@ TextOutput::~TextOutput()
     closeFile();
 }
 
-std::string TextOutput::open(const std::string& target, bool overwrite)
+Status TextOutput::open(const std::string& target, bool overwrite)
 {
-    if (auto error = m_staged.open(target, overwrite); !error.empty()) return error;
+    if (Status staged = m_staged.open(target, overwrite); !staged) return staged;
     m_fd = ::open(m_staged.tempPath().c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (m_fd < 0) {
         const int error = errno;
         m_staged.discard();
-        return writeErrorMessage(target, error);
+        return Status::failure(writeErrorMessage(target, error));
     }
     m_buffer.reserve(kFlushSize + (kFlushSize >> 2));
     return {};
@@ -126,16 +128,18 @@ void TextOutput::closeFile()
     m_fd = -1;
 }
 
-std::string TextOutput::finish()
+Status TextOutput::finish()
 {
-    if (m_fd < 0) return "Cannot write " + inQuotes(m_staged.target()) + ": the output was not opened.";
+    if (m_fd < 0)
+        return Status::failure(
+            "Cannot write " + inQuotes(m_staged.target()) + ": the output was not opened.");
     flush();
     const int closed = ::close(m_fd);
     m_fd = -1;
     if (closed != 0 && m_error.empty()) m_error = writeErrorMessage(m_staged.target(), errno);
     if (!m_error.empty()) {
         m_staged.discard();
-        return m_error;
+        return Status::failure(m_error);
     }
     return m_staged.commit();
 }

@@ -5,6 +5,8 @@
 // All errors are one sentence naming the target file.
 #pragma once
 
+#include "model/common/result.h"
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -20,10 +22,10 @@ public:
     ~StagedFile();
 
     // Checks that the target can be written (its folder exists, it is not a folder, it does not
-    // exist unless `overwrite`) and creates the empty temporary. Returns "" or the error.
-    std::string open(const std::string& target, bool overwrite);
-    // Renames the temporary over the target. Returns "" or the error (the temporary is removed).
-    std::string commit();
+    // exist unless `overwrite`) and creates the empty temporary.
+    Status open(const std::string& target, bool overwrite);
+    // Renames the temporary over the target; on failure the temporary is removed.
+    Status commit();
     // Removes the temporary, leaving the target as it was.
     void discard();
 
@@ -47,7 +49,7 @@ public:
     TextOutput& operator=(const TextOutput&) = delete;
     ~TextOutput();
 
-    std::string open(const std::string& target, bool overwrite);
+    Status open(const std::string& target, bool overwrite);
 
     // Callers append text here and then call flushIfFull(); the buffer never grows much past
     // kFlushSize, so memory stays bounded whatever the output size.
@@ -62,8 +64,8 @@ public:
         if (m_buffer.size() >= kFlushSize) flush();
     }
 
-    // Flushes, closes and renames into place. Returns "" or the first error met while writing.
-    std::string finish();
+    // Flushes, closes and renames into place; fails with the first error met while writing.
+    Status finish();
 
 private:
     static constexpr size_t kFlushSize = 1 << 20;
@@ -73,7 +75,7 @@ private:
     StagedFile m_staged;
     int m_fd = -1;
     std::string m_buffer;
-    std::string m_error;
+    std::string m_error; // the first write error; later writes are skipped
 };
 
 } // namespace sightline

@@ -55,7 +55,7 @@ Status exportSqlite(const Trace& trace, const std::string& path, const ExportOpt
 {
     using namespace sqlite_export;
     StagedFile staged;
-    if (auto error = staged.open(path, options.overwrite); !error.empty()) return Status::failure(error);
+    if (Status opened = staged.open(path, options.overwrite); !opened) return opened;
     try {
         SqliteDatabase db(staged.tempPath());
         // page_size must come before the first table; the rest trade durability for speed,
@@ -83,8 +83,7 @@ Status exportSqlite(const Trace& trace, const std::string& path, const ExportOpt
         return Status::failure("Cannot write '" + path + "': the export failed (" + error.what()
             + "); please report this as a bug.");
     }
-    if (std::string error = staged.commit(); !error.empty()) return Status::failure(error);
-    return {};
+    return staged.commit();
 }
 
 } // namespace sightline

@@ -98,4 +98,10 @@ bool decompress(std::span<const unsigned char> compressed, size_t rawSize, std::
     return !ZSTD_isError(n) && n == rawSize;
 }
 
+std::string damagedReport(const std::string& path, uint64_t offset, const std::string& what)
+{
+    return "'" + path + "' is damaged: " + what + " (chunk at byte " + std::to_string(offset)
+        + "); the report cannot be opened, record or export it again.";
+}
+
 } // namespace sightline::rep

@@ -60,4 +60,7 @@ FrameHeader decodeFrameHeader(const unsigned char* p);
 std::string compress(std::string_view raw, int level);
 bool decompress(std::span<const unsigned char> compressed, size_t rawSize, std::string& out);
 
+// The one sentence for a report damaged in the chunk at `offset`: `what` says how.
+std::string damagedReport(const std::string& path, uint64_t offset, const std::string& what);
+
 } // namespace sightline::rep

@@ -1,5 +1,7 @@
 #include "model/format/event_batch_decoder.h"
 
+#include "model/format/container.h"
+
 namespace sightline {
 
 EventBatchDecoder::EventBatchDecoder(Trace& trace, std::string path)
@@ -18,10 +20,9 @@ void EventBatchDecoder::allocate()
     }
 }
 
-std::string EventBatchDecoder::damaged(uint64_t offset, const std::string& what) const
+Status EventBatchDecoder::damaged(uint64_t offset, const std::string& what) const
 {
-    return "'" + m_path + "' is damaged: " + what + " (chunk at byte " + std::to_string(offset)
-        + "); the report cannot be opened, record or export it again.";
+    return Status::failure(rep::damagedReport(m_path, offset, what));
 }
 
 size_t EventBatchDecoder::descriptorCount(TrackKind kind) const
@@ -43,7 +44,7 @@ size_t EventBatchDecoder::descriptorCount(TrackKind kind) const
     return 0;
 }
 
-std::string EventBatchDecoder::decode(const rep::EventBatch& b, uint64_t offset)
+Status EventBatchDecoder::decode(const rep::EventBatch& b, uint64_t offset)
 {
     if (b.track() >= m_trace.tracks.size())
         return damaged(offset, "an event batch names a track that does not exist");
@@ -102,14 +103,14 @@ std::string EventBatchDecoder::decode(const rep::EventBatch& b, uint64_t offset)
     return {};
 }
 
-std::string EventBatchDecoder::checkComplete() const
+Status EventBatchDecoder::checkComplete() const
 {
     for (size_t t = 0; t < m_trace.tracks.size(); ++t)
         for (uint32_t l = 0; l < m_trace.tracks[t].laneCount(); ++l)
             if (m_received[t][l] != m_trace.tracks[t].lane(l).size())
-                return "'" + m_path
+                return Status::failure("'" + m_path
                     + "' is damaged: its index lists events that are missing from the file; "
-                      "the report cannot be opened, record or export it again.";
+                      "the report cannot be opened, record or export it again.");
     return {};
 }
 

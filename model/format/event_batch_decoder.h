@@ -3,6 +3,7 @@
 // is stored: a damaged batch yields an error sentence, never an out-of-range event.
 #pragma once
 
+#include "model/common/result.h"
 #include "model/format/report.pb.h"
 #include "model/trace/trace.h"
 
@@ -20,16 +21,16 @@ public:
 
     // Sizes every track's columns from its lane sizes.
     void allocate();
-    // Decodes one batch; returns "" or the error sentence. Thread-safe for distinct batches.
-    std::string decode(const rep::EventBatch& batch, uint64_t frameOffset);
+    // Decodes one batch. Thread-safe for distinct batches.
+    Status decode(const rep::EventBatch& batch, uint64_t frameOffset);
 
-    // "" when every lane received all its events, else the error sentence.
-    std::string checkComplete() const;
+    // Fails unless every lane received all its events.
+    Status checkComplete() const;
     size_t receivedEvents() const;
     std::vector<std::vector<uint32_t>> receivedPerLane() const;
 
 private:
-    std::string damaged(uint64_t offset, const std::string& what) const;
+    Status damaged(uint64_t offset, const std::string& what) const;
     size_t descriptorCount(TrackKind kind) const;
 
     Trace& m_trace;

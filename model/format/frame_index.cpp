@@ -43,30 +43,28 @@ bool readFooter(std::span<const unsigned char> file, FrameIndex& index)
 
 } // namespace
 
-FrameIndex indexFrames(std::span<const unsigned char> file, const std::string& path)
+Result<FrameIndex> indexFrames(std::span<const unsigned char> file, const std::string& path)
 {
     FrameIndex index;
     if (file.empty()) {
-        index.error = "'" + path + "' is empty, so it holds no report; record or export it again.";
-        return index;
+        return Result<FrameIndex>::failure(
+            "'" + path + "' is empty, so it holds no report; record or export it again.");
     }
     if (file.size() < kMagic.size()
         || std::string_view(reinterpret_cast<const char*>(file.data()), kMagic.size()) != kMagic) {
-        index.error = "'" + path
+        return Result<FrameIndex>::failure("'" + path
             + "' is not a Sightline report (.rep): it does not start with the report "
-              "signature; open a .rep file, or an Nsight Systems SQLite export or PyTorch trace to import.";
-        return index;
+              "signature; open a .rep file, or an Nsight Systems SQLite export or PyTorch trace to import.");
     }
     if (file.size() < kPreambleSize) {
-        index.error = "'" + path + "' is cut short inside its header and holds no data; record it again.";
-        return index;
+        return Result<FrameIndex>::failure(
+            "'" + path + "' is cut short inside its header and holds no data; record it again.");
     }
     const uint16_t major = readU16(file.data() + 8);
     if (major > kFormatMajor) {
-        index.error = "'" + path + "' uses report format " + std::to_string(major)
+        return Result<FrameIndex>::failure("'" + path + "' uses report format " + std::to_string(major)
             + ", newer than this Sightline reads (" + std::to_string(kFormatMajor)
-            + "); update Sightline to open it.";
-        return index;
+            + "); update Sightline to open it.");
     }
     if (readFooter(file, index)) {
         index.complete = true;
@@ -78,9 +76,8 @@ FrameIndex indexFrames(std::span<const unsigned char> file, const std::string& p
     while (offset + kFrameHeaderSize <= file.size()) {
         const FrameHeader h = decodeFrameHeader(file.data() + offset);
         if (!validKind(uint32_t(h.kind))) {
-            index.error = "'" + path + "' is damaged: the data at byte " + std::to_string(offset)
-                + " is not a report chunk; the file cannot be read past it.";
-            return index;
+            return Result<FrameIndex>::failure("'" + path + "' is damaged: the data at byte "
+                + std::to_string(offset) + " is not a report chunk; the file cannot be read past it.");
         }
         if (!fits(file, offset, h)) break;
         if (h.kind != ChunkKind::Footer) index.frames.push_back({offset, h});

@@ -2,6 +2,7 @@
 // walking frame headers from the preamble (a report cut short), keeping every frame that fits.
 #pragma once
 
+#include "model/common/result.h"
 #include "model/format/container.h"
 
 #include <span>
@@ -21,11 +22,11 @@ struct FrameIndex
     std::vector<FrameRef> frames; // file order, footer excluded
     bool complete = false; // a valid trailer and footer were found
     uint64_t validBytes = 0; // bytes up to the end of the last whole frame
-    std::string error; // set when the file is not a report, or damaged beyond reading
 };
 
-// `file` is the whole file. `path` is used in error sentences only.
-FrameIndex indexFrames(std::span<const unsigned char> file, const std::string& path);
+// `file` is the whole file. `path` is used in error sentences only. Fails when the file is not
+// a report, or is damaged beyond reading.
+Result<FrameIndex> indexFrames(std::span<const unsigned char> file, const std::string& path);
 
 // The compressed bytes of a frame.
 inline std::span<const unsigned char> framePayload(std::span<const unsigned char> file, const FrameRef& frame)

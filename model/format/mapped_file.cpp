@@ -14,35 +14,34 @@ MappedFile::~MappedFile()
     if (m_data && m_size) munmap(const_cast<unsigned char*>(m_data), m_size);
 }
 
-bool MappedFile::open(const std::string& path, std::string& error)
+Status MappedFile::open(const std::string& path)
 {
+    const auto failure = [&](const std::string& reason) {
+        return Status::failure("Cannot open '" + path + "': " + reason + ".");
+    };
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        error = std::strerror(errno);
-        return false;
-    }
+    if (fd < 0) return failure(std::strerror(errno));
     struct stat st
     {
     };
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        error = S_ISDIR(st.st_mode) ? "it is a folder" : "it is not a regular file";
         ::close(fd);
-        return false;
+        return failure(S_ISDIR(st.st_mode) ? "it is a folder" : "it is not a regular file");
     }
     m_size = size_t(st.st_size);
     if (m_size > 0) {
         void* p = mmap(nullptr, m_size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p == MAP_FAILED) {
-            error = std::strerror(errno);
+            const int error = errno;
             ::close(fd);
             m_size = 0;
-            return false;
+            return failure(std::strerror(error));
         }
         madvise(p, m_size, MADV_WILLNEED);
         m_data = static_cast<const unsigned char*>(p);
     }
     ::close(fd);
-    return true;
+    return {};
 }
 
 } // namespace sightline

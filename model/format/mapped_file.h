@@ -1,6 +1,8 @@
 // A read-only memory mapping of a whole file (RAII). Empty files map to an empty span.
 #pragma once
 
+#include "model/common/result.h"
+
 #include <cstddef>
 #include <span>
 #include <string>
@@ -15,8 +17,8 @@ public:
     MappedFile(const MappedFile&) = delete;
     MappedFile& operator=(const MappedFile&) = delete;
 
-    // Maps `path`; on failure returns false and sets `error` to the system's reason.
-    bool open(const std::string& path, std::string& error);
+    // Maps `path`; fails with "Cannot open 'PATH': REASON."
+    Status open(const std::string& path);
     std::span<const unsigned char> bytes() const { return {m_data, m_size}; }
     size_t size() const { return m_size; }
 

@@ -25,12 +25,6 @@ bool decodeChunk(
         && chunk.ParseFromString(scratch);
 }
 
-std::string damaged(const std::string& path, uint64_t offset, const std::string& what)
-{
-    return "'" + path + "' is damaged: " + what + " (chunk at byte " + std::to_string(offset)
-        + "); the report cannot be opened, record or export it again.";
-}
-
 Track makeTrack(const rep::TrackDescriptor& d)
 {
     Track t;
@@ -51,8 +45,8 @@ Track makeTrack(const rep::TrackDescriptor& d)
     return t;
 }
 
-// Decodes the non-event chunks; returns an error sentence or "".
-std::string readStructure(std::span<const unsigned char> file, const rep::FrameIndex& index,
+// Decodes the non-event chunks.
+Status readStructure(std::span<const unsigned char> file, const rep::FrameIndex& index,
     const std::string& path, Trace& trace, bool& sawTracks)
 {
     std::string scratch;
@@ -61,17 +55,19 @@ std::string readStructure(std::span<const unsigned char> file, const rep::FrameI
         if (frame.header.kind == ChunkKind::Events) continue;
         rep::Chunk chunk;
         if (!decodeChunk(file, frame, chunk, scratch))
-            return damaged(path, frame.offset, "a chunk fails its checksum");
+            return Status::failure(rep::damagedReport(path, frame.offset, "a chunk fails its checksum"));
         switch (frame.header.kind) {
         case ChunkKind::Header:
             if (chunk.header().format_major() > rep::kFormatMajor)
-                return "'" + path + "' uses a newer report format; update Sightline to open it.";
+                return Status::failure(
+                    "'" + path + "' uses a newer report format; update Sightline to open it.");
             trace.metadata = rep::fromProto(chunk.header());
             sawHeader = true;
             break;
         case ChunkKind::Strings:
             if (chunk.strings().first_id() > trace.strings.size())
-                return damaged(path, frame.offset, "a string table increment is out of order");
+                return Status::failure(
+                    rep::damagedReport(path, frame.offset, "a string table increment is out of order"));
             for (int i = int(trace.strings.size() - chunk.strings().first_id());
                  i < chunk.strings().values_size(); ++i)
                 trace.strings.append(chunk.strings().values(i));
@@ -95,7 +91,8 @@ std::string readStructure(std::span<const unsigned char> file, const rep::FrameI
         }
     }
     if (!sawHeader)
-        return "'" + path + "' is cut short before its header and holds no data; record it again.";
+        return Status::failure(
+            "'" + path + "' is cut short before its header and holds no data; record it again.");
     return {};
 }
 
@@ -150,19 +147,18 @@ bool looksLikeReport(const std::string& path)
 Result<Trace> readReport(const std::string& path, const ReadOptions& options)
 {
     MappedFile mapped;
-    std::string openError;
-    if (!mapped.open(path, openError))
-        return Result<Trace>::failure("Cannot open '" + path + "': " + openError + ".");
+    if (Status opened = mapped.open(path); !opened) return Result<Trace>::failure(opened.error());
     const auto file = mapped.bytes();
-    const rep::FrameIndex index = rep::indexFrames(file, path);
-    if (!index.error.empty()) return Result<Trace>::failure(index.error);
+    const Result<rep::FrameIndex> indexed = rep::indexFrames(file, path);
+    if (!indexed) return Result<Trace>::failure(indexed.error());
+    const rep::FrameIndex& index = indexed.value();
 
     Trace trace;
     bool sawTracks = false;
-    if (std::string error = readStructure(file, index, path, trace, sawTracks); !error.empty())
-        return Result<Trace>::failure(error);
+    if (Status read = readStructure(file, index, path, trace, sawTracks); !read)
+        return Result<Trace>::failure(read.error());
     if (index.complete && !sawTracks)
-        return Result<Trace>::failure(damaged(path, 0, "the track list is missing"));
+        return Result<Trace>::failure(rep::damagedReport(path, 0, "the track list is missing"));
 
     EventBatchDecoder decoder(trace, path);
     decoder.allocate();
@@ -183,14 +179,12 @@ Result<Trace> readReport(const std::string& path, const ReadOptions& options)
         [&, scratch = std::string(), chunk = rep::Chunk()](size_t i) mutable {
             if (options.cancel && options.cancel->load()) return false;
             const rep::FrameRef& frame = *batches[i];
-            std::string error;
-            if (!decodeChunk(file, frame, chunk, scratch) || !chunk.has_events())
-                error = damaged(path, frame.offset, "an event batch fails its checksum");
-            else
-                error = decoder.decode(chunk.events(), frame.offset);
-            if (!error.empty()) {
+            const Status decoded = !decodeChunk(file, frame, chunk, scratch) || !chunk.has_events()
+                ? Status::failure(rep::damagedReport(path, frame.offset, "an event batch fails its checksum"))
+                : decoder.decode(chunk.events(), frame.offset);
+            if (!decoded) {
                 std::lock_guard lock(errorMutex);
-                if (firstError.empty()) firstError = error;
+                if (firstError.empty()) firstError = decoded.error();
                 return false;
             }
             const uint64_t done
@@ -204,7 +198,8 @@ Result<Trace> readReport(const std::string& path, const ReadOptions& options)
     if (!firstError.empty()) return Result<Trace>::failure(firstError);
 
     if (index.complete) {
-        if (std::string error = decoder.checkComplete(); !error.empty()) return Result<Trace>::failure(error);
+        if (Status complete = decoder.checkComplete(); !complete)
+            return Result<Trace>::failure(complete.error());
     } else {
         const size_t kept = decoder.receivedEvents();
         const size_t lost = keepReceivedPrefixes(trace, decoder.receivedPerLane());

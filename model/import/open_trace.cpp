@@ -26,13 +26,11 @@ TraceFileKind kindOfBytes(std::string_view head)
     return TraceFileKind::Unknown;
 }
 
-std::string readHead(const std::string& path, std::string& error)
+// The first bytes of the file, enough to tell its kind.
+Result<std::string> readHead(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = std::strerror(errno);
-        return {};
-    }
+    if (!in) return Result<std::string>::failure("Cannot open '" + path + "': " + std::strerror(errno) + ".");
     std::string head(512, '\0');
     in.read(head.data(), std::streamsize(head.size()));
     head.resize(size_t(in.gcount()));
@@ -43,8 +41,8 @@ std::string readHead(const std::string& path, std::string& error)
 
 TraceFileKind sniffTraceFile(const std::string& path)
 {
-    std::string error;
-    return kindOfBytes(readHead(path, error));
+    const Result<std::string> head = readHead(path);
+    return head ? kindOfBytes(head.value()) : TraceFileKind::Unknown;
 }
 
 Result<Trace> openTrace(const std::string& path, const ReadOptions& options)
@@ -54,9 +52,9 @@ Result<Trace> openTrace(const std::string& path, const ReadOptions& options)
     if (fs::is_directory(path, ec))
         return Result<Trace>::failure(
             "Cannot open '" + path + "': it is a folder; give the path of a report or trace file.");
-    std::string error;
-    const std::string head = readHead(path, error);
-    if (!error.empty()) return Result<Trace>::failure("Cannot open '" + path + "': " + error + ".");
+    const Result<std::string> read = readHead(path);
+    if (!read) return Result<Trace>::failure(read.error());
+    const std::string& head = read.value();
     if (head.empty())
         return Result<Trace>::failure(
             "Cannot open '" + path + "': the file is empty, so it holds no report or trace.");

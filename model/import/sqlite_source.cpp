@@ -37,23 +37,20 @@ SqliteSource::~SqliteSource()
     if (m_db) sqlite3_close(m_db);
 }
 
-bool SqliteSource::open(const std::string& path, std::string& error)
+Status SqliteSource::open(const std::string& path)
 {
     const int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
-    if (sqlite3_open_v2(fileUri(path).c_str(), &m_db, flags, nullptr) != SQLITE_OK) {
-        error = m_db ? sqlite3_errmsg(m_db) : "out of memory";
-        return false;
-    }
+    if (sqlite3_open_v2(fileUri(path).c_str(), &m_db, flags, nullptr) != SQLITE_OK)
+        return Status::failure(m_db ? sqlite3_errmsg(m_db) : "out of memory");
     // Every table is scanned once, front to back: a small page cache does, and no memory map
     // (mapped pages would count against the import's resident memory for nothing).
     sqlite3_exec(m_db, "PRAGMA cache_size = -8192; PRAGMA mmap_size = 0;", nullptr, nullptr, nullptr);
     try {
         loadSchema();
     } catch (const SqliteReadError& e) {
-        error = e.what();
-        return false;
+        return Status::failure(e.what());
     }
-    return true;
+    return {};
 }
 
 void SqliteSource::loadSchema()

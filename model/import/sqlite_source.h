@@ -4,6 +4,8 @@
 // forward-only row cursor. SQLite failures throw SqliteReadError.
 #pragma once
 
+#include "model/common/result.h"
+
 #include <cstdint>
 #include <map>
 #include <stdexcept>
@@ -29,8 +31,8 @@ public:
     SqliteSource(const SqliteSource&) = delete;
     SqliteSource& operator=(const SqliteSource&) = delete;
 
-    // Opens read-only; on failure returns false and sets `error` to SQLite's reason.
-    bool open(const std::string& path, std::string& error);
+    // Opens read-only; fails with SQLite's reason (the caller makes it a sentence).
+    Status open(const std::string& path);
     sqlite3* handle() const { return m_db; }
 
     // Table name -> column names, for every table in the file.

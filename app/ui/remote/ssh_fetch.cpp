@@ -34,18 +34,20 @@ void SshFetch::abortTransfer()
     m_copy->cancel();
 }
 
-QString SshFetch::failureOf(const SshCommand& command) const
+Status SshFetch::outcomeOf(const SshCommand& command) const
 {
     const SshFailure failure = command.failure();
     if (failure == SshFailure::None) return {};
-    if (failure != SshFailure::Other) return describeSshFailure(failure, location(), command.standardError());
-    return describeRemotePathFailure(location(), command.standardError(), false);
+    return Status::failure(
+        (failure != SshFailure::Other ? describeSshFailure(failure, location(), command.standardError())
+                                      : describeRemotePathFailure(location(), command.standardError(), false))
+            .toStdString());
 }
 
 void SshFetch::onDescribed()
 {
-    if (const QString error = failureOf(*m_describe); !error.isEmpty()) {
-        finishFailed(error);
+    if (const Status described = outcomeOf(*m_describe); !described) {
+        finishFailed(QString::fromStdString(described.error()));
         return;
     }
     const std::optional<RemoteEntry> entry
@@ -75,8 +77,8 @@ void SshFetch::onDescribed()
 void SshFetch::onCopied()
 {
     if (isFinished()) return;
-    if (const QString error = failureOf(*m_copy); !error.isEmpty()) {
-        finishFailed(error);
+    if (const Status copied = outcomeOf(*m_copy); !copied) {
+        finishFailed(QString::fromStdString(copied.error()));
         return;
     }
     completeDownload(m_remote);

@@ -5,6 +5,7 @@
 
 #include "app/ui/remote/remote_fetch.h"
 #include "app/ui/remote/remote_listing.h"
+#include "model/common/result.h"
 
 namespace sightline::ui {
 
@@ -25,8 +26,8 @@ protected:
 private:
     void onDescribed();
     void onCopied();
-    // The sentence for a failed ssh run, or "" when it succeeded.
-    QString failureOf(const SshCommand& command) const;
+    // Success, or the sentence for a failed ssh run.
+    Status outcomeOf(const SshCommand& command) const;
 
     SshCommand* m_describe = nullptr;
     SshCommand* m_copy = nullptr;

@@ -18,11 +18,12 @@ int main(int argc, char** argv)
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments.append(QString::fromLocal8Bit(argv[i]));
-    const sightline::ui::ShellOptions options = sightline::ui::parseShellOptions(arguments);
-    if (!options.error.isEmpty()) {
-        std::fprintf(stderr, "sightline-ui: %s\n", qPrintable(options.error));
+    const sightline::Result<sightline::ui::ShellOptions> parsed = sightline::ui::parseShellOptions(arguments);
+    if (!parsed) {
+        std::fprintf(stderr, "sightline-ui: %s\n", parsed.error().c_str());
         return 1;
     }
+    const sightline::ui::ShellOptions& options = parsed.value();
     if (options.showHelp) {
         std::fputs(qPrintable(options.helpText), stdout);
         return 0;

@@ -55,52 +55,60 @@ QString usageHint()
     return QStringLiteral("; run 'sightline-ui --help' for the options.");
 }
 
-// Fills options.screenshot from the parser; returns an error sentence or an empty string.
-QString readScreenshotOptions(const QCommandLineParser& parser, const QCommandLineOption& screenshot,
+Status failure(const QString& sentence)
+{
+    return Status::failure(sentence.toStdString());
+}
+
+// Fills options.screenshot from the parser.
+Status readScreenshotOptions(const QCommandLineParser& parser, const QCommandLineOption& screenshot,
     const QCommandLineOption& size, const QCommandLineOption& range, const QCommandLineOption& view,
     ShellOptions& options)
 {
     if (!parser.isSet(screenshot)) {
         for (const auto* option : {&size, &range, &view}) {
             if (parser.isSet(*option))
-                return QStringLiteral("The option --%1 only applies together with --screenshot OUT.png")
-                           .arg(option->names().constFirst())
-                    + usageHint();
+                return failure(
+                    QStringLiteral("The option --%1 only applies together with --screenshot OUT.png")
+                        .arg(option->names().constFirst())
+                    + usageHint());
         }
         return {};
     }
     ScreenshotOptions shot;
     shot.outputPath = parser.value(screenshot);
     if (options.files.size() != 1)
-        return QStringLiteral("--screenshot needs exactly one report file (given: %1)")
-                   .arg(options.files.size())
-            + usageHint();
+        return failure(
+            QStringLiteral("--screenshot needs exactly one report file (given: %1)").arg(options.files.size())
+            + usageHint());
     shot.reportPath = options.files.constFirst();
     options.files.clear();
     if (parser.isSet(size)) {
         const auto parsed = parseSize(parser.value(size));
         if (!parsed)
-            return QStringLiteral("The size '%1' is not WIDTHxHEIGHT with sides from %2 to %3 pixels, "
-                                  "e.g. --size 1920x1080.")
-                .arg(parser.value(size))
-                .arg(kMinimumSide)
-                .arg(kMaximumSide);
+            return failure(
+                QStringLiteral("The size '%1' is not WIDTHxHEIGHT with sides from %2 to %3 pixels, "
+                               "e.g. --size 1920x1080.")
+                    .arg(parser.value(size))
+                    .arg(kMinimumSide)
+                    .arg(kMaximumSide));
         shot.size = *parsed;
     }
     if (parser.isSet(range)) {
         const auto parsed = parseTimeRange(parser.value(range).toStdString());
         if (!parsed || parsed->empty())
-            return QStringLiteral("The range '%1' is not START:END with END after START, "
-                                  "e.g. --range 1.2s:1.25s (units ns, us, ms, s; plain numbers are ns).")
-                .arg(parser.value(range));
+            return failure(
+                QStringLiteral("The range '%1' is not START:END with END after START, "
+                               "e.g. --range 1.2s:1.25s (units ns, us, ms, s; plain numbers are ns).")
+                    .arg(parser.value(range)));
         shot.range = *parsed;
         shot.rangeText = parser.value(range);
     }
     if (parser.isSet(view)) {
         const auto parsed = parseScreenshotView(parser.value(view));
         if (!parsed)
-            return QStringLiteral("The view '%1' is unknown; choose timeline, events or summary.")
-                .arg(parser.value(view));
+            return failure(QStringLiteral("The view '%1' is unknown; choose timeline, events or summary.")
+                               .arg(parser.value(view)));
         shot.view = *parsed;
     }
     options.screenshot = shot;
@@ -109,7 +117,7 @@ QString readScreenshotOptions(const QCommandLineParser& parser, const QCommandLi
 
 } // namespace
 
-ShellOptions parseShellOptions(const QStringList& arguments)
+Result<ShellOptions> parseShellOptions(const QStringList& arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Sightline: an open CUDA timeline profiler (viewer)."));
@@ -147,15 +155,15 @@ ShellOptions parseShellOptions(const QStringList& arguments)
                          "  sightline-ui --screenshot shot.png --size 1920x1080 --range 1.2s:1.25s run1.rep\n"
                          "  sightline-ui --screenshot events.png --view events run1.rep\n");
     if (!parser.parse(arguments)) {
-        options.error = parser.errorText().trimmed();
-        if (options.error.endsWith(QLatin1Char('.'))) options.error.chop(1);
-        options.error += usageHint();
-        return options;
+        QString error = parser.errorText().trimmed();
+        if (error.endsWith(QLatin1Char('.'))) error.chop(1);
+        return Result<ShellOptions>::failure(QString(error + usageHint()).toStdString());
     }
     options.showHelp = parser.isSet(help);
     options.showVersion = parser.isSet(version);
     options.files = parser.positionalArguments();
-    options.error = readScreenshotOptions(parser, screenshot, size, range, view, options);
+    if (Status read = readScreenshotOptions(parser, screenshot, size, range, view, options); !read)
+        return Result<ShellOptions>::failure(read.error());
     return options;
 }
 

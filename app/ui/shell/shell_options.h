@@ -3,6 +3,7 @@
 // never exits the process: a malformed command line yields one error sentence for the caller.
 #pragma once
 
+#include "model/common/result.h"
 #include "model/core/time.h"
 
 #include <QSize>
@@ -35,13 +36,12 @@ struct ShellOptions
     bool showHelp = false;
     bool showVersion = false;
     QString helpText;
-    QString error; // non-empty: the command line is unusable
 };
 
-// Parses `arguments` (arguments[0] is the program name). Needs no QApplication, so main()
-// can answer --help and errors without a display and pick the offscreen platform for
-// --screenshot. Qt's own options (-platform NAME, -style NAME, ...) are accepted and ignored
-// here; QApplication applies them.
-ShellOptions parseShellOptions(const QStringList& arguments);
+// Parses `arguments` (arguments[0] is the program name); fails with one sentence when the
+// command line is unusable. Needs no QApplication, so main() can answer --help and errors
+// without a display and pick the offscreen platform for --screenshot. Qt's own options (-platform NAME,
+// -style NAME, ...) are accepted and ignored here; QApplication applies them.
+Result<ShellOptions> parseShellOptions(const QStringList& arguments);
 
 } // namespace sightline::ui

@@ -212,9 +212,8 @@ Result<Trace> importNsysSqlite(const std::string& path, const ReadOptions& optio
     const uint64_t size = std::filesystem::file_size(path, ec);
     if (ec) return Result<Trace>::failure("Cannot open '" + path + "': " + ec.message() + ".");
     SqliteSource db;
-    std::string error;
-    if (!db.open(path, error))
-        return Result<Trace>::failure("Cannot import '" + path + "': SQLite cannot read it (" + error
+    if (const Status opened = db.open(path); !opened)
+        return Result<Trace>::failure("Cannot import '" + path + "': SQLite cannot read it (" + opened.error()
             + "); check that it is a complete Nsight Systems SQLite export.");
     try {
         nsys_import::Importer importer(path, db, options, ec ? 0 : size);

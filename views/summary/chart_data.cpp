@@ -18,57 +18,6 @@ std::vector<NamedTotal> topRows(const StatsReport& report, size_t limit)
     return rows;
 }
 
-std::string shortKernelName(std::string_view demangled)
-{
-    // "(anonymous namespace)" is a scope, not a parameter list.
-    std::string text(demangled);
-    constexpr std::string_view kAnonymous = "(anonymous namespace)";
-    for (size_t at = text.find(kAnonymous); at != std::string::npos; at = text.find(kAnonymous))
-        text.replace(at, kAnonymous.size(), "anonymous");
-    const std::string_view name = text;
-    // Cut the parameter list: the first '(' outside template brackets.
-    int depth = 0;
-    size_t end = name.size();
-    for (size_t i = 0; i < name.size(); ++i) {
-        if (name[i] == '<')
-            ++depth;
-        else if (name[i] == '>')
-            --depth;
-        else if (name[i] == '(' && depth == 0) {
-            end = i;
-            break;
-        }
-    }
-    std::string_view head = name.substr(0, end);
-    // Set template arguments at the end ("kernel<4, float>") aside.
-    std::string_view arguments;
-    if (!head.empty() && head.back() == '>') {
-        depth = 0;
-        for (size_t i = head.size(); i-- > 0;) {
-            if (head[i] == '>')
-                ++depth;
-            else if (head[i] == '<' && --depth == 0) {
-                arguments = head.substr(i + 1, head.size() - i - 2);
-                head = head.substr(0, i);
-                break;
-            }
-        }
-    }
-    // Drop the return type and namespaces: keep what follows the last space or "::".
-    const size_t space = head.rfind(' ');
-    if (space != std::string_view::npos) head = head.substr(space + 1);
-    const size_t scope = head.rfind("::");
-    if (scope != std::string_view::npos) head = head.substr(scope + 2);
-    if (head.empty()) return std::string(demangled);
-    // A generic wrapper ("Kernel2<cutlass_80_tensorop_...>") is named by its first argument.
-    if (head.size() < 10 && !arguments.empty()) {
-        const std::string_view first
-            = arguments.substr(0, std::min(arguments.find(','), arguments.find('<')));
-        if (!first.empty()) return std::string(head) + "<" + std::string(first) + ">";
-    }
-    return std::string(head);
-}
-
 Histogram durationHistogram(const Trace& trace, TrackKind kind, std::string_view name,
     std::optional<TimeRange> range, int bins, bool logBins)
 {

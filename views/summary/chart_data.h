@@ -24,10 +24,6 @@ struct NamedTotal
 // The first `limit` rows of a report (reports are sorted by total, largest first).
 std::vector<NamedTotal> topRows(const StatsReport& report, size_t limit);
 
-// "void at::native::vectorized_elementwise_kernel<4, ...>(...)" -> "vectorized_elementwise_kernel":
-// the function name without return type, namespaces, template arguments or parameters.
-std::string shortKernelName(std::string_view demangled);
-
 struct Histogram
 {
     std::vector<double> edges; // bins + 1 bin edges, in nanoseconds

@@ -1,5 +1,6 @@
 #include "views/summary/summary_charts.h"
 
+#include "model/text/kernel_names.h"
 #include "views/summary/chart_data.h"
 #include "views/summary/qcustomplot_compat.h"
 #include "views/summary/report_facts.h"
@@ -136,7 +137,7 @@ void SummaryCharts::fillNameChoices()
         if (const StatsReport* r = report(id))
             for (const NamedTotal& row : topRows(*r, 50)) {
                 const QString name = fromStd(row.name);
-                const QString shown = kind == TrackKind::Kernels ? fromStd(shortKernelName(row.name)) : name;
+                const QString shown = kind == TrackKind::Kernels ? fromStd(kernelLabel(row.name)) : name;
                 m_names->addItem(prefix + elided(shown, 48), int(kind));
                 m_names->setItemData(m_names->count() - 1, name, kNameRole);
                 m_names->setItemData(m_names->count() - 1, name, Qt::ToolTipRole);
@@ -190,7 +191,7 @@ void SummaryCharts::drawTopKernels()
         keys << key;
         values << ms;
         longest = std::max(longest, ms);
-        names->addTick(key, elided(fromStd(shortKernelName(top[size_t(i)].name)), 34));
+        names->addTick(key, elided(fromStd(kernelLabel(top[size_t(i)].name)), 34));
         labels.push_back({ms,
             barLabel(plot, ms, key,
                 QStringLiteral("%1  (%2%)")

@@ -3,8 +3,8 @@
 // hold the two numberings together. Devices of synchronisation events and streams are filled
 // in later from the context table (trace_assembly.cpp): CUPTI does not give them there.
 #include "collector/convert/decode/chunk_decoder.h"
-#include "collector/convert/decode/kernel_names.h"
 #include "model/core/enums.h"
+#include "model/text/kernel_names.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -25,25 +25,6 @@ using namespace sightline;
 using namespace sightline::testing;
 using namespace sightline::views;
 
-TEST_CASE("kernel names shorten to the function name")
-{
-    CHECK(
-        shortKernelName(
-            "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
-            "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, at::detail::Array<char*, 1>)")
-        == "vectorized_elementwise_kernel");
-    CHECK(shortKernelName("ampere_sgemm_128x64_tn") == "ampere_sgemm_128x64_tn");
-    CHECK(shortKernelName(
-              "void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float, "
-              "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(float*, const float*, int)")
-        == "cunn_SoftMaxForward");
-    CHECK(
-        shortKernelName("void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>(Params)")
-        == "Kernel2<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>");
-    CHECK(shortKernelName("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)")
-        == "ncclKernel_AllReduce_RING_LL_Sum_float");
-}
-
 TEST_CASE("the duration histogram counts every instance of the name, in increasing bins")
 {
     const auto trace = generatedTrace();

@@ -1,9 +1,8 @@
-// The launcher's small pieces: report naming, kernel names, the clock map, NVTX
+// The launcher's small pieces: report naming, the clock map, NVTX
 // matching and capture windows.
 #include "../../test_paths.h"
 #include "collector/convert/assemble/capture_window.h"
 #include "collector/convert/decode/clock_map.h"
-#include "collector/convert/decode/kernel_names.h"
 #include "collector/convert/decode/nvtx_matcher.h"
 #include "collector/launcher/output_path.h"
 
@@ -32,23 +31,6 @@ TEST_CASE("reports are named without overwriting unless asked to")
     CHECK(outputNeedsPid("a%pb"));
     CHECK_FALSE(outputNeedsPid("a%hb"));
     std::filesystem::current_path(previous);
-}
-
-TEST_CASE("kernel names are demangled and shortened like Nsight Systems shows them")
-{
-    CHECK(demangleKernelName("_Z6reducePKfPfi") == "reduce(float const*, float*, int)");
-    CHECK(demangleKernelName("plain_c_kernel") == "plain_c_kernel");
-    CHECK(demangleKernelName("_Znot_valid") == "_Znot_valid");
-    CHECK(shortKernelName("reduce(float const*, float*, int)") == "reduce");
-    CHECK(shortKernelName(
-              "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
-              "std::array<char*, 1ul> >(int, at::native::FillFunctor<float>, std::array<char*, 1ul>)")
-        == "vectorized_elementwise_kernel");
-    CHECK(shortKernelName("void gemm<(int)128, float>(float*)") == "gemm");
-    CHECK(shortKernelName("plain_c_kernel") == "plain_c_kernel");
-    CHECK(
-        shortKernelName("(anonymous namespace)::reduce_pass1(float const*, float*, int)") == "reduce_pass1");
-    CHECK(shortKernelName("void (anonymous namespace)::scale<float>(float*, int)") == "scale");
 }
 
 TEST_CASE("the clock map is piecewise linear through its pairs and extends past them")

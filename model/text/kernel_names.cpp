@@ -1,9 +1,9 @@
-#include "collector/convert/decode/kernel_names.h"
+#include "model/text/kernel_names.h"
 
 #include <cstdlib>
 #include <cxxabi.h>
 
-namespace sightline::collector {
+namespace sightline {
 
 std::string demangleKernelName(std::string_view mangled)
 {
@@ -68,4 +68,17 @@ std::string shortKernelName(std::string_view name)
     return result.empty() ? std::string(name) : std::string(result);
 }
 
-} // namespace sightline::collector
+std::string kernelLabel(std::string_view demangled)
+{
+    std::string label = shortKernelName(demangled);
+    if (label.size() >= 10) return label;
+    // The first template argument right after the name, up to its first ',', '<' or '>'.
+    const size_t at = demangled.find(label + "<");
+    if (at == std::string_view::npos) return label;
+    const std::string_view arguments = demangled.substr(at + label.size() + 1);
+    const std::string_view first = arguments.substr(0, arguments.find_first_of(",<>"));
+    if (first.empty() || first.size() == arguments.size()) return label;
+    return label + "<" + std::string(first) + ">";
+}
+
+} // namespace sightline

@@ -104,7 +104,7 @@ TargetEnvironment buildTargetEnvironment(const ProfileOptions& options, const st
         keep += name;
     }
     env[spool::kEnvKeepEnv] = keep;
-    if (!cuptiLibrary.empty()) env["SIGHTLINE_CUPTI_PATH"] = cuptiLibrary;
+    if (!cuptiLibrary.empty()) env[spool::kEnvCuptiPath] = cuptiLibrary;
 
     if (options.traceCuda)
         claim(env, result.warnings, "CUDA_INJECTION64_PATH", injectionLibrary, "CUDA activity");

@@ -407,9 +407,14 @@ static_assert(sizeof(CudaSyncRecord) % 8 == 0 && sizeof(CudaDeviceRecord) % 8 ==
 static_assert(sizeof(CudaApiRecord) % 8 == 0 && sizeof(CudaVersionsRecord) % 8 == 0);
 
 // Environment variables through which the launcher configures the injection library.
+// (A user may also set, for the injection library, SIGHTLINE_CLOCK=monotonic|tsc (clock.cpp)
+// and SIGHTLINE_CUPTI_CLOCK=calibrate (cupti_activity.cpp); for the launcher,
+// SIGHTLINE_INJECT_LIBRARY, SIGHTLINE_PROGRESS_INTERVAL, SIGHTLINE_KEEP_SPOOL and
+// SIGHTLINE_TIMINGS.)
 inline constexpr const char* kEnvSpoolDir = "SIGHTLINE_SPOOL_DIR"; // required: off when unset
 inline constexpr const char* kEnvTrace = "SIGHTLINE_TRACE"; // "cuda,nvtx,osrt"
 inline constexpr const char* kEnvOsrtThreshold = "SIGHTLINE_OSRT_THRESHOLD_NS";
 inline constexpr const char* kEnvKeepEnv = "SIGHTLINE_KEEP_ENV"; // comma-separated names
+inline constexpr const char* kEnvCuptiPath = "SIGHTLINE_CUPTI_PATH"; // the toolkit's libcupti
 
 } // namespace sightline::spool

@@ -1,6 +1,7 @@
 #include "collector/inject/cupti/cupti_api.h"
 
 #include "collector/inject/thread_state.h"
+#include "collector/spool/spool_format.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -22,7 +23,7 @@ void* openLibrary(CuptiApi& api)
             return handle;
         }
     }
-    if (const char* path = getenv("SIGHTLINE_CUPTI_PATH"); path && *path) {
+    if (const char* path = getenv(spool::kEnvCuptiPath); path && *path) {
         if (void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL)) {
             snprintf(api.path, sizeof(api.path), "%s", path);
             return handle;

@@ -90,6 +90,13 @@ std::string compress(std::string_view raw, int level)
 
 bool decompress(std::span<const unsigned char> compressed, size_t rawSize, std::string& out)
 {
+    // The size a frame claims is believed only when the zstd frame states the same size and its
+    // bytes could hold that much: a zstd block of at most 128 KiB takes at least 4 bytes (an RLE
+    // block). A damaged or crafted claim is refused before anything is allocated for it.
+    constexpr uint64_t kMaxBytesPerCompressedByte = (128 << 10) / 4;
+    if (ZSTD_getFrameContentSize(compressed.data(), compressed.size()) != rawSize
+        || rawSize > (uint64_t(compressed.size()) + 4) * kMaxBytesPerCompressedByte)
+        return false;
     thread_local std::unique_ptr<ZSTD_DCtx, DecompressorFree> owner(ZSTD_createDCtx());
     ZSTD_DCtx* context = owner.get();
     out.resize(rawSize);

@@ -10,9 +10,16 @@ bool validKind(uint32_t kind)
     return kind >= uint32_t(ChunkKind::Header) && kind <= uint32_t(ChunkKind::Footer);
 }
 
+// True when the frame at `offset` (header and payload) lies inside the file. Offsets come from
+// the file, so nothing here may wrap around 2^64.
 bool fits(std::span<const unsigned char> file, uint64_t offset, const FrameHeader& h)
 {
-    return offset + kFrameHeaderSize + uint64_t(h.compressedSize) <= file.size();
+    return offset <= file.size() && file.size() - offset >= kFrameHeaderSize + uint64_t(h.compressedSize);
+}
+
+bool headerFits(std::span<const unsigned char> file, uint64_t offset, uint64_t end)
+{
+    return end <= file.size() && offset <= end && end - offset >= kFrameHeaderSize;
 }
 
 // Reads the frame list from the footer; false when the trailer or footer is missing or bad.
@@ -22,7 +29,7 @@ bool readFooter(std::span<const unsigned char> file, FrameIndex& index)
     const unsigned char* trailer = file.data() + file.size() - kTrailerSize;
     if (std::string_view(reinterpret_cast<const char*>(trailer + 8), 8) != kTrailerMagic) return false;
     const uint64_t footerOffset = readU64(trailer);
-    if (footerOffset < kPreambleSize || footerOffset + kFrameHeaderSize > file.size() - kTrailerSize)
+    if (footerOffset < kPreambleSize || !headerFits(file, footerOffset, file.size() - kTrailerSize))
         return false;
     const FrameHeader h = decodeFrameHeader(file.data() + footerOffset);
     if (h.kind != ChunkKind::Footer || !fits(file, footerOffset, h)) return false;
@@ -32,7 +39,7 @@ bool readFooter(std::span<const unsigned char> file, FrameIndex& index)
     Chunk chunk;
     if (!chunk.ParseFromString(raw) || !chunk.has_footer()) return false;
     for (const auto& entry : chunk.footer().chunks()) {
-        if (entry.offset() + kFrameHeaderSize > footerOffset) return false;
+        if (entry.offset() < kPreambleSize || !headerFits(file, entry.offset(), footerOffset)) return false;
         const FrameHeader fh = decodeFrameHeader(file.data() + entry.offset());
         if (uint32_t(fh.kind) != entry.kind() || !fits(file, entry.offset(), fh)) return false;
         index.frames.push_back({entry.offset(), fh});

@@ -25,7 +25,9 @@ bool decodeChunk(
         && chunk.ParseFromString(scratch);
 }
 
-Track makeTrack(const rep::TrackDescriptor& d)
+// The track a descriptor describes. Its lane sizes are checked against the file later
+// (checkClaimedSizes); here they only must fit the 32-bit event indexes.
+std::optional<Track> makeTrack(const rep::TrackDescriptor& d)
 {
     Track t;
     t.key.kind = TrackKind(d.kind());
@@ -38,11 +40,34 @@ Track makeTrack(const rep::TrackDescriptor& d)
     t.nested = d.nested();
     t.laneBegin.assign(1, 0);
     uint64_t total = 0;
+    t.laneBegin.reserve(size_t(d.lane_sizes_size()) + 1);
     for (uint32_t size : d.lane_sizes()) {
         total += size;
-        t.laneBegin.push_back(uint32_t(std::min<uint64_t>(total, UINT32_MAX)));
+        if (total > UINT32_MAX) return std::nullopt;
+        t.laneBegin.push_back(uint32_t(total));
     }
     return t;
+}
+
+// Before anything is allocated for the events: the tracks may claim no more events than the
+// event batches' bytes can hold (each event takes at least one byte in each of its start,
+// duration and name columns), and no lane that holds none.
+Status checkClaimedSizes(const Trace& trace, const rep::FrameIndex& index, const std::string& path)
+{
+    uint64_t batchBytes = 0;
+    for (const auto& frame : index.frames)
+        if (frame.header.kind == ChunkKind::Events) batchBytes += frame.header.rawSize;
+    uint64_t events = 0, lanes = 0;
+    for (const Track& track : trace.tracks) {
+        events += track.laneBegin.back();
+        lanes += track.laneCount();
+    }
+    constexpr uint64_t kMinBytesPerEvent = 3;
+    if (events > batchBytes / kMinBytesPerEvent || lanes > events + trace.tracks.size())
+        return Status::failure(rep::damagedReport(path, 0,
+            "its track list claims " + std::to_string(events) + " events in " + std::to_string(lanes)
+                + " lanes, more than its " + std::to_string(batchBytes) + " bytes of events can hold"));
+    return {};
 }
 
 // Decodes the non-event chunks.
@@ -79,8 +104,13 @@ Status readStructure(std::span<const unsigned char> file, const rep::FrameIndex&
             rep::fromProto(chunk.descriptors(), trace);
             break;
         case ChunkKind::Tracks:
-            for (const auto& d : chunk.tracks().tracks())
-                trace.tracks.push_back(makeTrack(d));
+            for (const auto& d : chunk.tracks().tracks()) {
+                std::optional<Track> track = makeTrack(d);
+                if (!track)
+                    return Status::failure(
+                        rep::damagedReport(path, frame.offset, "a track claims more than 2^32 events"));
+                trace.tracks.push_back(std::move(*track));
+            }
             sawTracks = true;
             break;
         case ChunkKind::Diagnostics:
@@ -144,7 +174,10 @@ bool looksLikeReport(const std::string& path)
     return n == sizeof magic && std::string_view(magic, 8) == rep::kMagic;
 }
 
-Result<Trace> readReport(const std::string& path, const ReadOptions& options)
+namespace {
+
+// readReport without its guard against running out of memory.
+Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& options)
 {
     MappedFile mapped;
     if (Status opened = mapped.open(path); !opened) return Result<Trace>::failure(opened.error());
@@ -159,6 +192,9 @@ Result<Trace> readReport(const std::string& path, const ReadOptions& options)
         return Result<Trace>::failure(read.error());
     if (index.complete && !sawTracks)
         return Result<Trace>::failure(rep::damagedReport(path, 0, "the track list is missing"));
+    if (index.complete)
+        if (Status sane = checkClaimedSizes(trace, index, path); !sane)
+            return Result<Trace>::failure(sane.error());
 
     EventBatchDecoder decoder(trace, path);
     decoder.allocate();
@@ -211,6 +247,21 @@ Result<Trace> readReport(const std::string& path, const ReadOptions& options)
     }
     if (options.buildIndexes) trace.buildIndexes(options.threads);
     return trace;
+}
+
+} // namespace
+
+Result<Trace> readReport(const std::string& path, const ReadOptions& options)
+{
+    try {
+        return readReportUnguarded(path, options);
+    } catch (const std::bad_alloc&) {
+        return Result<Trace>::failure("Cannot open '" + path
+            + "': there is not enough memory to load it; close other programs, or open it on a "
+              "machine with more memory.");
+    } catch (const std::length_error&) {
+        return Result<Trace>::failure(rep::damagedReport(path, 0, "a size in it is impossibly large"));
+    }
 }
 
 } // namespace sightline

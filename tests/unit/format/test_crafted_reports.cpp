@@ -1,0 +1,177 @@
+// Reports crafted as a corrupt disk or a hostile sender could make them: sizes, offsets and
+// counts that lie. Each must be refused with one sentence, quickly and without allocating for
+// the lie, never crash. The files are made here from a real report, chunk by chunk.
+#include "../../test_paths.h"
+#include "../support/random_trace.h"
+#include "model/format/container.h"
+#include "model/format/frame_index.h"
+#include "model/format/report.pb.h"
+#include "model/format/report_io.h"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <functional>
+#include <sys/resource.h>
+
+using namespace sightline;
+using rep::ChunkKind;
+
+namespace {
+
+std::string readAll(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void writeAll(const std::string& path, const std::string& bytes)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+// A report as its decoded chunks, to be changed and written again as a valid container.
+struct Chunks
+{
+    std::string preamble;
+    std::vector<std::pair<ChunkKind, rep::Chunk>> chunks; // footer excluded
+};
+
+Chunks split(const std::string& bytes)
+{
+    const auto file = std::span(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+    const Result<rep::FrameIndex> index = rep::indexFrames(file, "split");
+    REQUIRE(index);
+    Chunks out {bytes.substr(0, rep::kPreambleSize), {}};
+    for (const rep::FrameRef& frame : index->frames) {
+        std::string raw;
+        REQUIRE(rep::decompress(rep::framePayload(file, frame), frame.header.rawSize, raw));
+        rep::Chunk chunk;
+        REQUIRE(chunk.ParseFromString(raw));
+        out.chunks.emplace_back(frame.header.kind, std::move(chunk));
+    }
+    return out;
+}
+
+void appendFrame(std::string& out, ChunkKind kind, const rep::Chunk& chunk)
+{
+    const std::string raw = chunk.SerializeAsString();
+    const std::string payload = rep::compress(raw, 3);
+    out += rep::encodeFrameHeader({uint32_t(payload.size()), uint32_t(raw.size()), kind});
+    out += payload;
+}
+
+// The chunks as a complete report; `editFooter` may change the footer before it is written.
+std::string join(const Chunks& report, const std::function<void(rep::Footer&)>& editFooter = {})
+{
+    std::string out = report.preamble;
+    rep::Footer footer;
+    for (const auto& [kind, chunk] : report.chunks) {
+        auto* entry = footer.add_chunks();
+        entry->set_offset(out.size());
+        entry->set_kind(uint32_t(kind));
+        appendFrame(out, kind, chunk);
+    }
+    if (editFooter) editFooter(footer);
+    const uint64_t footerOffset = out.size();
+    rep::Chunk footerChunk;
+    *footerChunk.mutable_footer() = footer;
+    appendFrame(out, ChunkKind::Footer, footerChunk);
+    return out + rep::encodeTrailer(footerOffset);
+}
+
+rep::Chunk& firstChunk(Chunks& report, ChunkKind kind)
+{
+    for (auto& [k, chunk] : report.chunks)
+        if (k == kind) return chunk;
+    FAIL("no chunk of that kind");
+    throw;
+}
+
+std::string goodReport()
+{
+    const auto dir = test::scratchDir("crafted-source");
+    const std::string path = (dir / "good.rep").string();
+    WriteOptions w;
+    w.eventsPerChunk = 500;
+    REQUIRE(writeReport(test::randomTrace({}), path, w).ok());
+    return readAll(path);
+}
+
+// Opens the crafted bytes; returns the error sentence (the report must be refused).
+std::string refusal(const std::string& name, const std::string& bytes)
+{
+    const std::string path = (test::scratchDir("crafted") / name).string();
+    writeAll(path, bytes);
+    const Result<Trace> opened = readReport(path);
+    REQUIRE_FALSE(opened);
+    CHECK_THAT(opened.error(), Catch::Contains(path));
+    return opened.error();
+}
+
+long peakResidentKb()
+{
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss;
+}
+
+} // namespace
+
+TEST_CASE("the chunk helpers give back a report that opens as before")
+{
+    const std::string bytes = goodReport();
+    const std::string path = (test::scratchDir("crafted") / "rejoined.rep").string();
+    writeAll(path, join(split(bytes)));
+    const Result<Trace> opened = readReport(path);
+    REQUIRE(opened);
+    CHECK(opened->eventCount() == test::randomTrace({}).eventCount());
+}
+
+TEST_CASE("offsets near 2^64 in the trailer or the footer are damage, not a crash")
+{
+    const Chunks report = split(goodReport());
+    std::string trailer = join(report);
+    for (int i = 0; i < 8; ++i) // the footer offset: 2^64 - 4
+        trailer[trailer.size() - rep::kTrailerSize + size_t(i)] = char(i == 0 ? 0xfc : 0xff);
+    CHECK_THAT(refusal("trailer.rep", trailer), Catch::Contains("is damaged"));
+
+    const std::string entry
+        = join(report, [](rep::Footer& f) { f.mutable_chunks(1)->set_offset(~uint64_t(0) - 8); });
+    CHECK_THAT(refusal("entry.rep", entry), Catch::Contains("is damaged"));
+}
+
+TEST_CASE("a frame claiming a huge raw size is refused before anything is allocated for it")
+{
+    std::string bytes = join(split(goodReport()));
+    // The first frame's raw size (bytes 4-7 of its header, after the preamble): 4 GB.
+    for (size_t i = 0; i < 4; ++i)
+        bytes[rep::kPreambleSize + 4 + i] = char(0xff);
+    const long before = peakResidentKb();
+    CHECK_THAT(refusal("raw-size.rep", bytes), Catch::Contains("is damaged"));
+    CHECK(peakResidentKb() - before < 256 * 1024);
+}
+
+TEST_CASE("tracks claiming more events or lanes than the file holds are refused before allocating")
+{
+    const Chunks good = split(goodReport());
+    const long before = peakResidentKb();
+
+    Chunks huge = good;
+    firstChunk(huge, ChunkKind::Tracks).mutable_tracks()->mutable_tracks(0)->set_lane_sizes(0, 0xfffffff0u);
+    CHECK_THAT(refusal("huge-lane.rep", join(huge)), Catch::Contains("is damaged"));
+
+    Chunks many = good;
+    auto* track = firstChunk(many, ChunkKind::Tracks).mutable_tracks()->mutable_tracks(0);
+    for (int i = 0; i < 3; ++i)
+        track->add_lane_sizes(0x7fffffffu); // together past 2^32 in one track
+    CHECK_THAT(refusal("many-events.rep", join(many)), Catch::Contains("2^32"));
+
+    Chunks empty = good;
+    auto* lanes = firstChunk(empty, ChunkKind::Tracks).mutable_tracks()->mutable_tracks(0);
+    for (int i = 0; i < 1'000'000; ++i)
+        lanes->add_lane_sizes(0);
+    CHECK_THAT(refusal("empty-lanes.rep", join(empty)), Catch::Contains("lanes"));
+
+    CHECK(peakResidentKb() - before < 256 * 1024);
+}

@@ -21,10 +21,11 @@ struct TimeRange
     friend constexpr bool operator==(TimeRange, TimeRange) = default;
 };
 
-// The end used when locating an event: an instant counts as one nanosecond long.
+// The end used when locating an event: an instant counts as one nanosecond long (except at the
+// very end of time, where start + 1 would overflow).
 constexpr Timestamp effectiveEnd(Timestamp start, Timestamp end)
 {
-    return std::max(end, start + 1);
+    return std::max(end, start < INT64_MAX ? start + 1 : start);
 }
 
 // True when the event [start, end) overlaps the half-open window.

@@ -3,6 +3,7 @@
 #include "model/trace/event_access.h"
 
 #include <catch2/catch.hpp>
+#include <map>
 
 using namespace sightline;
 
@@ -76,6 +77,69 @@ TEST_CASE("ranges that overlap only partly alternate between lanes instead of st
     const Trace trace = b.build();
     CHECK_FALSE(trace.tracks.at(0).nested);
     CHECK(trace.tracks.at(0).laneCount() == 2);
+}
+
+// The lane each range gets, by definition: in start order (longer first on ties), its depth is
+// the number of earlier ranges still open that contain it, and it takes the first lane at or
+// after its depth whose last range has ended. Quadratic, for checking only.
+static std::map<std::pair<Timestamp, Timestamp>, uint32_t> lanesByDefinition(
+    std::vector<std::pair<Timestamp, Timestamp>> ranges)
+{
+    std::stable_sort(ranges.begin(), ranges.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first < b.first : a.second > b.second;
+    });
+    std::map<std::pair<Timestamp, Timestamp>, uint32_t> laneOf;
+    std::vector<Timestamp> laneEnd;
+    for (size_t k = 0; k < ranges.size(); ++k) {
+        const auto [s, e] = ranges[k];
+        uint32_t depth = 0;
+        for (size_t j = 0; j < k; ++j)
+            if (ranges[j].second > s && ranges[j].second >= e) ++depth;
+        uint32_t lane = depth;
+        while (lane < laneEnd.size() && laneEnd[lane] > s)
+            ++lane;
+        if (lane == laneEnd.size()) laneEnd.push_back(e);
+        laneEnd[lane] = e;
+        laneOf[{s, e}] = lane;
+    }
+    return laneOf;
+}
+
+TEST_CASE("a track with thousands of ranges open at once gets the lanes the definition gives")
+{
+    for (const int spread : {1, 8, 400}) { // from all open at once to a few hundred at a time
+        TraceBuilder b;
+        const TrackId t = b.hostTrack(TrackKind::Nvtx, Pid(1), Tid(1));
+        NvtxAttributes a;
+        a.style = NvtxStyle::StartEnd;
+        test::Rng rng {uint64_t(spread)};
+        std::vector<std::pair<Timestamp, Timestamp>> ranges;
+        for (Timestamp k = 0; k < 3000; ++k) { // distinct starts, so each range is known by its times
+            const Timestamp start = k * spread;
+            const Timestamp end = start + 1 + Timestamp(rng.below(3000));
+            ranges.emplace_back(start, end);
+            b.add(t, NvtxEvent {start, end, b.intern("r"), a});
+        }
+        const Trace trace = b.build();
+        const Track& track = trace.tracks.at(0);
+        requireLanesSortedAndDisjoint(track);
+        const auto expected = lanesByDefinition(ranges);
+        for (uint32_t l = 0; l < track.laneCount(); ++l)
+            for (uint32_t i = track.lane(l).begin; i < track.lane(l).end; ++i)
+                REQUIRE(expected.at({track.events.start[i], track.events.end[i]}) == l);
+    }
+}
+
+TEST_CASE("ranges at the very end of time are laid out without overflow")
+{
+    TraceBuilder b;
+    const TrackId t = b.hostTrack(TrackKind::OsRuntime, Pid(1), Tid(1));
+    const StringId n = b.intern("f");
+    b.add(t, OsCall {INT64_MAX - 10, INT64_MAX, n, 0});
+    b.add(t, OsCall {INT64_MAX, INT64_MAX, n, 0});
+    const Trace trace = b.build();
+    CHECK(trace.tracks.at(0).laneCount() == 1);
+    CHECK(effectiveEnd(INT64_MAX, INT64_MAX) == INT64_MAX);
 }
 
 TEST_CASE("random traces keep every event and give sorted disjoint lanes")

@@ -22,12 +22,17 @@ bool headerFits(std::span<const unsigned char> file, uint64_t offset, uint64_t e
     return end <= file.size() && offset <= end && end - offset >= kFrameHeaderSize;
 }
 
+bool endsWithTrailer(std::span<const unsigned char> file)
+{
+    return file.size() >= kPreambleSize + kTrailerSize
+        && std::string_view(reinterpret_cast<const char*>(file.data() + file.size() - 8), 8) == kTrailerMagic;
+}
+
 // Reads the frame list from the footer; false when the trailer or footer is missing or bad.
 bool readFooter(std::span<const unsigned char> file, FrameIndex& index)
 {
-    if (file.size() < kPreambleSize + kTrailerSize) return false;
+    if (!endsWithTrailer(file)) return false;
     const unsigned char* trailer = file.data() + file.size() - kTrailerSize;
-    if (std::string_view(reinterpret_cast<const char*>(trailer + 8), 8) != kTrailerMagic) return false;
     const uint64_t footerOffset = readU64(trailer);
     if (footerOffset < kPreambleSize || !headerFits(file, footerOffset, file.size() - kTrailerSize))
         return false;
@@ -86,7 +91,14 @@ Result<FrameIndex> indexFrames(std::span<const unsigned char> file, const std::s
             return Result<FrameIndex>::failure("'" + path + "' is damaged: the data at byte "
                 + std::to_string(offset) + " is not a report chunk; the file cannot be read past it.");
         }
-        if (!fits(file, offset, h)) break;
+        if (!fits(file, offset, h)) {
+            // A file cut short ends inside its last frame. One that still ends with the
+            // trailer was not cut: a frame's size inside it is wrong.
+            if (endsWithTrailer(file))
+                return Result<FrameIndex>::failure(damagedReport(path, offset,
+                    "a chunk claims to run past the end of the file, which still ends with its trailer"));
+            break;
+        }
         if (h.kind != ChunkKind::Footer) index.frames.push_back({offset, h});
         offset += kFrameHeaderSize + h.compressedSize;
         index.validBytes = offset;

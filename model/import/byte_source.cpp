@@ -38,20 +38,18 @@ ByteSource::~ByteSource()
     if (m_fd >= 0) ::close(m_fd);
 }
 
-bool ByteSource::open(const std::string& path)
+Status ByteSource::open(const std::string& path)
 {
+    const auto failure = [&](const std::string& reason) {
+        return Status::failure("Cannot open '" + path + "': " + reason + ".");
+    };
     m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (m_fd < 0) {
-        m_error = std::strerror(errno);
-        return false;
-    }
+    if (m_fd < 0) return failure(std::strerror(errno));
     struct stat info
     {
     };
-    if (fstat(m_fd, &info) != 0 || S_ISDIR(info.st_mode)) {
-        m_error = S_ISDIR(info.st_mode) ? "it is a folder" : std::strerror(errno);
-        return false;
-    }
+    if (fstat(m_fd, &info) != 0 || S_ISDIR(info.st_mode))
+        return failure(S_ISDIR(info.st_mode) ? "it is a folder" : std::strerror(errno));
     m_fileSize = uint64_t(info.st_size);
     posix_fadvise(m_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 
@@ -61,14 +59,12 @@ bool ByteSource::open(const std::string& path)
     if (m_compressed) {
         m_inflater = std::make_unique<Inflater>();
         // 15 + 16: a gzip wrapper is required, the window is the largest.
-        if (inflateInit2(&m_inflater->stream, 15 + 16) != Z_OK) {
-            m_error = "zlib could not be initialised";
-            return false;
-        }
+        if (inflateInit2(&m_inflater->stream, 15 + 16) != Z_OK)
+            return failure("zlib could not be initialised");
         m_inflater->initialised = true;
         m_input.resize(kInputChunk);
     }
-    return true;
+    return {};
 }
 
 size_t ByteSource::read(char* out, size_t capacity)
@@ -107,8 +103,10 @@ size_t ByteSource::inflateInto(char* out, size_t capacity)
             z.avail_in = uInt(got);
         }
         if (z.avail_in == 0) {
-            if (!m_inflater->memberEnded)
+            if (!m_inflater->memberEnded) {
                 m_error = "the gzip data ends in the middle (the file is truncated)";
+                m_truncated = true;
+            }
             break;
         }
         if (m_inflater->memberEnded) {

@@ -5,6 +5,8 @@
 // failure is an error (error() says what), never a silent end.
 #pragma once
 
+#include "model/common/result.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -20,8 +22,8 @@ public:
     ByteSource(const ByteSource&) = delete;
     ByteSource& operator=(const ByteSource&) = delete;
 
-    // Opens `path`; on failure returns false and sets error() to the system's reason.
-    bool open(const std::string& path);
+    // Opens `path`; fails with "Cannot open 'PATH': REASON."
+    Status open(const std::string& path);
 
     // Copies up to `capacity` bytes of content into `out`; 0 at the end or on an error.
     size_t read(char* out, size_t capacity);
@@ -31,6 +33,8 @@ public:
     uint64_t fileSize() const { return m_fileSize; }
     // Empty unless reading failed: "the gzip data is corrupt (...)" or the system's reason.
     const std::string& error() const { return m_error; }
+    // True when the gzip data stops inside a member: the file was cut short, not corrupted.
+    bool truncated() const { return m_truncated; }
 
 private:
     size_t readFile(char* out, size_t capacity);
@@ -45,6 +49,7 @@ private:
     std::unique_ptr<Inflater> m_inflater;
     std::vector<unsigned char> m_input; // compressed bytes waiting to be inflated
     std::string m_error;
+    bool m_truncated = false;
 };
 
 // True when the first bytes are the gzip magic (1f 8b).

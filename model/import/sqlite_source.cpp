@@ -22,15 +22,15 @@ std::string fileUri(const std::string& path)
     return uri + "?immutable=1";
 }
 
-std::string quoted(std::string_view identifier)
+} // namespace
+
+std::string quotedIdentifier(std::string_view identifier)
 {
     std::string text = "\"";
     for (char c : identifier)
         text += c == '"' ? std::string("\"\"") : std::string(1, c);
     return text + "\"";
 }
-
-} // namespace
 
 SqliteSource::~SqliteSource()
 {
@@ -42,6 +42,12 @@ Status SqliteSource::open(const std::string& path)
     const int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
     if (sqlite3_open_v2(fileUri(path).c_str(), &m_db, flags, nullptr) != SQLITE_OK)
         return Status::failure(m_db ? sqlite3_errmsg(m_db) : "out of memory");
+    // The file may be hostile: its schema may not run functions or change the file, and no
+    // value may be longer than any real export holds (a longer one is an error, not an
+    // allocation).
+    sqlite3_db_config(m_db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    sqlite3_db_config(m_db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+    sqlite3_limit(m_db, SQLITE_LIMIT_LENGTH, kMaxValueBytes);
     // Every table is scanned once, front to back: a small page cache does, and no memory map
     // (mapped pages would count against the import's resident memory for nothing).
     sqlite3_exec(m_db, "PRAGMA cache_size = -8192; PRAGMA mmap_size = 0;", nullptr, nullptr, nullptr);
@@ -63,7 +69,7 @@ void SqliteSource::loadSchema()
     }
     for (const std::string& name : names) {
         std::vector<std::string>& columns = m_tables[name];
-        SqliteRows rows(*this, "PRAGMA table_info(" + quoted(name) + ")");
+        SqliteRows rows(*this, "PRAGMA table_info(" + quotedIdentifier(name) + ")");
         while (rows.next())
             columns.emplace_back(rows.text(1));
     }
@@ -82,7 +88,7 @@ int64_t SqliteSource::approximateRows(std::string_view table) const
 {
     if (!hasTable(table)) return 0;
     try {
-        SqliteRows rows(*this, "SELECT max(rowid) FROM " + quoted(table));
+        SqliteRows rows(*this, "SELECT max(rowid) FROM " + quotedIdentifier(table));
         return rows.next() ? rows.integerOr(0, 0) : 0;
     } catch (const SqliteReadError&) {
         return 0; // a WITHOUT ROWID table: no estimate

@@ -31,7 +31,10 @@ public:
     SqliteSource(const SqliteSource&) = delete;
     SqliteSource& operator=(const SqliteSource&) = delete;
 
-    // Opens read-only; fails with SQLite's reason (the caller makes it a sentence).
+    // No text or blob value of an export comes near this (names, JSON arguments).
+    static constexpr int kMaxValueBytes = 64 << 20;
+
+    // Opens read-only and defensively; fails with SQLite's reason (the caller makes it a sentence).
     Status open(const std::string& path);
     sqlite3* handle() const { return m_db; }
 
@@ -48,6 +51,10 @@ private:
     sqlite3* m_db = nullptr;
     std::map<std::string, std::vector<std::string>> m_tables;
 };
+
+// An SQL identifier in double quotes, inner quotes doubled: the one way names read from a file
+// go into a statement.
+std::string quotedIdentifier(std::string_view identifier);
 
 class SqliteRows
 {

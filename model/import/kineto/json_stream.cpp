@@ -4,6 +4,17 @@
 #include <cstring>
 
 namespace sightline {
+namespace {
+
+bool isJsonSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+// No element of a real trace comes near this; a larger one is refused rather than buffered.
+constexpr size_t kMaxElementBytes = size_t(256) << 20;
+
+} // namespace
 
 JsonStream::JsonStream(ByteSource& source, JsonStreamOptions options)
     : m_source(source)
@@ -20,8 +31,16 @@ bool JsonStream::refill()
         error.cancelled = true;
         throw error;
     }
+    // Whitespace before the next token means nothing: drop it rather than keep it (a file of
+    // nothing but whitespace would otherwise grow the buffer to its own size).
+    while (m_begin < m_end && isJsonSpace(m_buffer[m_begin]))
+        ++m_begin;
     // Keep the unparsed tail, moved to the front; grow when it fills most of the buffer.
     const size_t kept = m_end - m_begin;
+    if (kept > kMaxElementBytes)
+        throw JsonStreamError("holds an element larger than " + std::to_string(kMaxElementBytes >> 20)
+            + " MB at byte " + std::to_string(m_consumedBefore + m_begin)
+            + ", which no trace has; it is damaged or not a trace");
     if (m_begin > 0) {
         std::memmove(m_buffer.data(), m_buffer.data() + m_begin, kept);
         m_consumedBefore += m_begin;
@@ -32,7 +51,11 @@ bool JsonStream::refill()
     if (capacity - m_end < std::max<size_t>(1, m_options.chunkBytes / 2)) m_buffer.resize(2 * capacity + 1);
     const size_t room = m_buffer.size() - 1 - m_end;
     const size_t got = m_source.read(m_buffer.data() + m_end, room);
-    if (!m_source.error().empty()) throw JsonStreamError("cannot be read (" + m_source.error() + ")");
+    if (!m_source.error().empty()) {
+        JsonStreamError error("cannot be read (" + m_source.error() + ")");
+        error.truncated = m_source.truncated();
+        throw error;
+    }
     m_end += got;
     m_buffer[m_end] = '\0';
     if (got == 0) m_sourceEnded = true;
@@ -43,8 +66,7 @@ bool JsonStream::refill()
 bool JsonStream::atEnd()
 {
     for (;;) {
-        auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-        while (m_begin < m_end && isSpace(m_buffer[m_begin]))
+        while (m_begin < m_end && isJsonSpace(m_buffer[m_begin]))
             ++m_begin;
         if (m_begin < m_end) return false;
         if (!refill()) return true;
@@ -53,7 +75,9 @@ bool JsonStream::atEnd()
 
 void JsonStream::failTruncated()
 {
-    throw JsonStreamError("ends unexpectedly at byte " + std::to_string(m_consumedBefore + m_end));
+    JsonStreamError error("ends unexpectedly at byte " + std::to_string(m_consumedBefore + m_end));
+    error.truncated = true;
+    throw error;
 }
 
 void JsonStream::failSyntax(const JsonSyntaxError& error)

@@ -22,6 +22,7 @@ class JsonStreamError : public std::runtime_error
 public:
     using std::runtime_error::runtime_error;
     bool cancelled = false;
+    bool truncated = false; // the document stops early: the file was cut short
 };
 
 struct JsonStreamOptions

@@ -41,6 +41,9 @@ public:
     // Resolves owners, flows and t = 0, adds every event to the builder and records diagnostics.
     void finish();
 
+    // Events taken so far that finish() will add (NVTX-style ranges go to the builder at once).
+    size_t pendingEvents() const { return m_pending.size(); }
+
 private:
     enum class PendingKind : uint8_t { Api, Kernel, Memory, Sync, HostRange, OsCall, GpuRange };
     struct PendingEvent

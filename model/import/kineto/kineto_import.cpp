@@ -86,19 +86,24 @@ public:
 private:
     void readEvents()
     {
+        // The separator and the element are parsed apart, so that whitespace between them is
+        // dropped as it is read instead of being kept for a retry of the element.
         bool first = true;
         while (m_stream.parse([&](JsonCursor& c) {
             bool next = first;
             if (!c.nextElement(next)) return false;
-            if (c.peek() == '{') {
-                m_parser.read(c, m_event);
-                m_collector.add(m_event);
-            } else {
-                c.skipValue();
-            }
             first = next;
             return true;
-        })) { }
+        })) {
+            m_stream.parse([&](JsonCursor& c) {
+                if (c.peek() == '{') {
+                    m_parser.read(c, m_event);
+                    m_collector.add(m_event);
+                } else {
+                    c.skipValue();
+                }
+            });
+        }
     }
 
     void readTopLevelMembers()
@@ -204,8 +209,7 @@ private:
 Result<Trace> importChromeTrace(const std::string& path, const ReadOptions& options)
 {
     ByteSource source;
-    if (!source.open(path))
-        return Result<Trace>::failure("Cannot open '" + path + "': " + source.error() + ".");
+    if (const Status opened = source.open(path); !opened) return Result<Trace>::failure(opened.error());
     TraceBuilder builder;
     builder.metadata().producer = "chrome trace import";
     KinetoCollector collector(builder);
@@ -218,10 +222,18 @@ Result<Trace> importChromeTrace(const std::string& path, const ReadOptions& opti
         collector.finish();
     } catch (const JsonStreamError& error) {
         if (error.cancelled) return Result<Trace>::failure("Importing '" + path + "' was cancelled.");
-        const std::string where = source.compressed() ? " (counting uncompressed bytes)" : "";
-        return Result<Trace>::failure("Cannot import '" + path + "': the "
-            + (source.compressed() ? "gzip-compressed " : "") + "Chrome trace JSON " + error.what() + where
-            + "; make sure the file is complete and is a Chrome trace (PyTorch profiler) file.");
+        const std::string what = std::string(source.compressed() ? "gzip-compressed " : "")
+            + "Chrome trace JSON " + error.what()
+            + (source.compressed() ? " (counting uncompressed bytes)" : "");
+        const size_t kept = collector.pendingEvents() + builder.eventCount();
+        if (!error.truncated || kept == 0)
+            return Result<Trace>::failure("Cannot import '" + path + "': the " + what
+                + "; make sure the file is complete and is a Chrome trace (PyTorch profiler) file.");
+        // A trace cut short (a job that crashed while writing it): keep every event before the cut.
+        collector.finish();
+        builder.addDiagnostic({Severity::Warning, "import",
+            "The trace was cut short: the " + what + ". The " + std::to_string(builder.eventCount())
+                + " events before the cut were imported; whatever followed is lost."});
     } catch (const std::bad_alloc&) {
         return Result<Trace>::failure(
             "Cannot import '" + path + "': out of memory; close other programs and try again.");

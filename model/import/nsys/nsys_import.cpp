@@ -14,16 +14,6 @@ constexpr const char* kEventTables[] = {nsys::table::kCudaRuntime, nsys::table::
     nsys::table::kCudaMemcpy, nsys::table::kCudaMemset, nsys::table::kCudaSynchronization,
     nsys::table::kNvtxEvents, nsys::table::kOsrtApi};
 
-std::string quoted(std::string_view identifier)
-{
-    std::string text;
-    text.reserve(identifier.size() + 2);
-    text += '"';
-    text += identifier;
-    text += '"';
-    return text;
-}
-
 } // namespace
 
 Importer::Importer(std::string path, const SqliteSource& db, const ReadOptions& options, uint64_t fileSize)
@@ -90,7 +80,7 @@ SqliteRows Importer::select(const char* table, std::span<const Column> columns)
     for (size_t i = 0; i < columns.size(); ++i) {
         if (i > 0) sql += ", ";
         if (m_db.hasColumn(table, columns[i].name)) {
-            sql += quoted(columns[i].name);
+            sql += quotedIdentifier(columns[i].name);
         } else if (columns[i].required) {
             throw ImportError("Cannot import '" + m_path + "': its table " + table + " has no column '"
                 + columns[i].name + "', a layout Sightline does not know (export schema "
@@ -100,7 +90,7 @@ SqliteRows Importer::select(const char* table, std::span<const Column> columns)
             sql += "NULL";
         }
     }
-    sql += " FROM " + quoted(table);
+    sql += " FROM " + quotedIdentifier(table);
     return SqliteRows(m_db, sql);
 }
 
@@ -109,13 +99,16 @@ void Importer::readStrings()
     if (!m_db.hasTable(nsys::table::kStringIds)) return;
     constexpr Column kColumns[] = {{"id", true}, {"value", true}};
     SqliteRows rows = select(nsys::table::kStringIds, kColumns);
+    uint64_t rowsRead = 0;
     while (rows.next()) {
         tick();
         const int64_t id = rows.integer(0);
         const std::string_view text = rows.text(1);
         FileString entry {m_fileText.size(), uint32_t(text.size()), kNoString, true};
         m_fileText.append(text);
-        if (id >= 0 && uint64_t(id) < 2 * m_fileStrings.size() + (1u << 20)) {
+        // Ids are dense in real exports; the array grows with the rows read, never with how
+        // large an id claims to be (ids that keep doubling would otherwise allocate gigabytes).
+        if (id >= 0 && uint64_t(id) < 2 * ++rowsRead + (1u << 20)) {
             if (uint64_t(id) >= m_fileStrings.size()) m_fileStrings.resize(size_t(id) + 1);
             m_fileStrings[size_t(id)] = entry;
         } else {

@@ -7,6 +7,8 @@
 #include "model/nsys/sqlite_schema.h"
 
 #include <charconv>
+#include <cstdint>
+#include <map>
 
 namespace sightline::nsys_import {
 namespace {
@@ -34,11 +36,17 @@ std::string driverVersionText(std::string text)
     return text.substr(0, 3) + "." + text.substr(3, text.size() - 5) + "." + text.substr(text.size() - 2);
 }
 
-// Puts `value` at position `index` of `list`, growing it as needed.
-void placeAt(std::vector<std::string>& list, size_t index, std::string value)
+// A command line as the rows give it: the command at 0, argument n at n + 1. Kept by position
+// (a file may name argument 99,999 of a thousand processes), listed in order without gaps.
+using CommandLineParts = std::map<int64_t, std::string>;
+
+std::vector<std::string> inOrder(CommandLineParts parts)
 {
-    if (index >= list.size()) list.resize(index + 1);
-    list[index] = std::move(value);
+    std::vector<std::string> list;
+    list.reserve(parts.size());
+    for (auto& [position, text] : parts)
+        list.push_back(std::move(text));
+    return list;
 }
 
 } // namespace
@@ -78,7 +86,7 @@ void Importer::readCaptureMetadata()
     SqliteRows rows = select(nsys::table::kMetaDataCapture, kColumns);
     ReportMetadata& m = m_builder.metadata();
     std::map<int64_t, uint32_t> pidOfProcessIndex; // PROCESS_n -> its PID row
-    std::map<int64_t, std::vector<std::string>> commandLines; // PROCESS_n -> command line
+    std::map<int64_t, CommandLineParts> commandLines; // PROCESS_n -> command line
     std::string captured;
     while (rows.next()) {
         const std::string_view name = rows.text(0);
@@ -102,11 +110,11 @@ void Importer::readCaptureMetadata()
         if (!index || colon == std::string_view::npos) continue;
         const std::string_view field = name.substr(colon + 1);
         if (field == "COMMAND")
-            placeAt(commandLines[*index], 0, value);
+            commandLines[*index][0] = value;
         else if (field.starts_with("ARGUMENT_")) {
             if (const auto argument = integerText(field.substr(9));
-                argument && *argument >= 0 && *argument < 100000)
-                placeAt(commandLines[*index], size_t(*argument) + 1, value);
+                argument && *argument >= 0 && *argument < INT64_MAX)
+                commandLines[*index][*argument + 1] = value;
         } else if (field == "PID") {
             pidOfProcessIndex[*index] = uint32_t(integerText(value).value_or(0));
         } else if (*index == 0 && field == "WORKING_DIR") {
@@ -123,12 +131,12 @@ void Importer::readCaptureMetadata()
     // PROCESS_0 is the launched command; the others are processes nsys (or Sightline) lists.
     for (auto& [index, commandLine] : commandLines) {
         if (index == 0) {
-            m.commandLine = std::move(commandLine);
+            m.commandLine = inOrder(std::move(commandLine));
         } else if (const auto pid = pidOfProcessIndex.find(index);
                    pid != pidOfProcessIndex.end() && pid->second) {
             Process& process = m_processes[pid->second];
             process.pid = Pid(pid->second);
-            process.commandLine = std::move(commandLine);
+            process.commandLine = inOrder(std::move(commandLine));
         }
     }
 }

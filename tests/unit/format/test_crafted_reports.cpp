@@ -2,6 +2,7 @@
 // counts that lie. Each must be refused with one sentence, quickly and without allocating for
 // the lie, never crash. The files are made here from a real report, chunk by chunk.
 #include "../../test_paths.h"
+#include "../support/peak_memory.h"
 #include "../support/random_trace.h"
 #include "model/format/container.h"
 #include "model/format/frame_index.h"
@@ -11,7 +12,6 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <functional>
-#include <sys/resource.h>
 
 using namespace sightline;
 using rep::ChunkKind;
@@ -88,9 +88,10 @@ rep::Chunk& firstChunk(Chunks& report, ChunkKind kind)
     throw;
 }
 
-std::string goodReport()
+// Each test case works in its own scratch folder: ctest runs them in parallel, and
+// scratchDir() empties the folder it names.
+std::string goodReport(const std::filesystem::path& dir)
 {
-    const auto dir = test::scratchDir("crafted-source");
     const std::string path = (dir / "good.rep").string();
     WriteOptions w;
     w.eventsPerChunk = 500;
@@ -99,9 +100,9 @@ std::string goodReport()
 }
 
 // Opens the crafted bytes; returns the error sentence (the report must be refused).
-std::string refusal(const std::string& name, const std::string& bytes)
+std::string refusal(const std::filesystem::path& dir, const std::string& name, const std::string& bytes)
 {
-    const std::string path = (test::scratchDir("crafted") / name).string();
+    const std::string path = (dir / name).string();
     writeAll(path, bytes);
     const Result<Trace> opened = readReport(path);
     REQUIRE_FALSE(opened);
@@ -109,19 +110,13 @@ std::string refusal(const std::string& name, const std::string& bytes)
     return opened.error();
 }
 
-long peakResidentKb()
-{
-    rusage usage {};
-    getrusage(RUSAGE_SELF, &usage);
-    return usage.ru_maxrss;
-}
-
 } // namespace
 
 TEST_CASE("the chunk helpers give back a report that opens as before")
 {
-    const std::string bytes = goodReport();
-    const std::string path = (test::scratchDir("crafted") / "rejoined.rep").string();
+    const auto dir = test::scratchDir("crafted-1");
+    const std::string bytes = goodReport(dir);
+    const std::string path = (dir / "rejoined.rep").string();
     writeAll(path, join(split(bytes)));
     const Result<Trace> opened = readReport(path);
     REQUIRE(opened);
@@ -130,48 +125,96 @@ TEST_CASE("the chunk helpers give back a report that opens as before")
 
 TEST_CASE("offsets near 2^64 in the trailer or the footer are damage, not a crash")
 {
-    const Chunks report = split(goodReport());
+    const auto dir = test::scratchDir("crafted-2");
+    const Chunks report = split(goodReport(dir));
     std::string trailer = join(report);
     for (int i = 0; i < 8; ++i) // the footer offset: 2^64 - 4
         trailer[trailer.size() - rep::kTrailerSize + size_t(i)] = char(i == 0 ? 0xfc : 0xff);
-    CHECK_THAT(refusal("trailer.rep", trailer), Catch::Contains("is damaged"));
+    CHECK_THAT(refusal(dir, "trailer.rep", trailer), Catch::Contains("is damaged"));
 
     const std::string entry
         = join(report, [](rep::Footer& f) { f.mutable_chunks(1)->set_offset(~uint64_t(0) - 8); });
-    CHECK_THAT(refusal("entry.rep", entry), Catch::Contains("is damaged"));
+    CHECK_THAT(refusal(dir, "entry.rep", entry), Catch::Contains("is damaged"));
 }
 
 TEST_CASE("a frame claiming a huge raw size is refused before anything is allocated for it")
 {
-    std::string bytes = join(split(goodReport()));
+    const auto dir = test::scratchDir("crafted-3");
+    std::string bytes = join(split(goodReport(dir)));
     // The first frame's raw size (bytes 4-7 of its header, after the preamble): 4 GB.
     for (size_t i = 0; i < 4; ++i)
         bytes[rep::kPreambleSize + 4 + i] = char(0xff);
-    const long before = peakResidentKb();
-    CHECK_THAT(refusal("raw-size.rep", bytes), Catch::Contains("is damaged"));
-    CHECK(peakResidentKb() - before < 256 * 1024);
+    const long before = test::peakResidentKilobytes();
+    CHECK_THAT(refusal(dir, "raw-size.rep", bytes), Catch::Contains("is damaged"));
+    CHECK(test::peakResidentKilobytes() - before < 256 * 1024);
 }
 
 TEST_CASE("tracks claiming more events or lanes than the file holds are refused before allocating")
 {
-    const Chunks good = split(goodReport());
-    const long before = peakResidentKb();
+    const auto dir = test::scratchDir("crafted-4");
+    const Chunks good = split(goodReport(dir));
+    const long before = test::peakResidentKilobytes();
 
     Chunks huge = good;
     firstChunk(huge, ChunkKind::Tracks).mutable_tracks()->mutable_tracks(0)->set_lane_sizes(0, 0xfffffff0u);
-    CHECK_THAT(refusal("huge-lane.rep", join(huge)), Catch::Contains("is damaged"));
+    CHECK_THAT(refusal(dir, "huge-lane.rep", join(huge)), Catch::Contains("is damaged"));
 
     Chunks many = good;
     auto* track = firstChunk(many, ChunkKind::Tracks).mutable_tracks()->mutable_tracks(0);
     for (int i = 0; i < 3; ++i)
         track->add_lane_sizes(0x7fffffffu); // together past 2^32 in one track
-    CHECK_THAT(refusal("many-events.rep", join(many)), Catch::Contains("2^32"));
+    CHECK_THAT(refusal(dir, "many-events.rep", join(many)), Catch::Contains("2^32"));
 
     Chunks empty = good;
     auto* lanes = firstChunk(empty, ChunkKind::Tracks).mutable_tracks()->mutable_tracks(0);
     for (int i = 0; i < 1'000'000; ++i)
         lanes->add_lane_sizes(0);
-    CHECK_THAT(refusal("empty-lanes.rep", join(empty)), Catch::Contains("lanes"));
+    CHECK_THAT(refusal(dir, "empty-lanes.rep", join(empty)), Catch::Contains("lanes"));
 
-    CHECK(peakResidentKb() - before < 256 * 1024);
+    CHECK(test::peakResidentKilobytes() - before < 256 * 1024);
+}
+
+TEST_CASE("damage inside a complete report is called damage, never a cut")
+{
+    const auto dir = test::scratchDir("crafted-5");
+    // Every frame in turn claims to run past the end of the file.
+    const std::string bytes = join(split(goodReport(dir)));
+    const auto file = std::span(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+    const Result<rep::FrameIndex> index = rep::indexFrames(file, "good");
+    REQUIRE(index);
+    for (size_t f = 0; f < index->frames.size(); f += 7) {
+        std::string oversized = bytes;
+        for (size_t i = 0; i < 4; ++i) // compressedSize: 0x7fffffff
+            oversized[index->frames[f].offset + i] = char(i == 3 ? 0x7f : 0xff);
+        CHECK_THAT(refusal(dir, "oversized.rep", oversized), Catch::Contains("is damaged"));
+    }
+
+    // Single-bit flips anywhere in the bundled sample: refused as damage (or as not a report),
+    // or opened whole; never opened as a report that was cut short.
+    const std::string sample = readAll(std::string(SIGHTLINE_SOURCE_DIR) + "/resources/samples/sample.rep");
+    const Result<Trace> original
+        = readReport(std::string(SIGHTLINE_SOURCE_DIR) + "/resources/samples/sample.rep");
+    REQUIRE(original);
+    const std::string path = (dir / "flipped.rep").string();
+    test::Rng rng(2000);
+    int refused = 0;
+    for (int flip = 0; flip < 2000; ++flip) {
+        std::string flipped = sample;
+        const size_t bit = rng.below(flipped.size() * 8);
+        flipped[bit / 8] = char(flipped[bit / 8] ^ (1 << (bit % 8)));
+        writeAll(path, flipped);
+        const Result<Trace> opened = readReport(path);
+        INFO("bit " << bit << " of " << sample.size() * 8);
+        if (!opened) {
+            ++refused;
+            CHECK_THAT(opened.error(),
+                Catch::Contains("damaged") || Catch::Contains("not a Sightline report")
+                    || Catch::Contains("newer"));
+            continue;
+        }
+        CHECK(opened->eventCount() == original->eventCount());
+        for (const Diagnostic& d : opened->diagnostics)
+            CHECK_THAT(d.text, !Catch::Contains("cut short"));
+    }
+    CHECK(refused > 1500); // almost every bit is under a checksum
 }

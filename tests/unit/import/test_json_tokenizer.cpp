@@ -3,7 +3,9 @@
 // chunk size (down to one byte) and whether the file is gzip or not.
 #include "../../test_paths.h"
 #include "../export/mini_json.h"
+#include "../support/peak_memory.h"
 #include "import_support.h"
+#include "model/import/importers.h"
 #include "model/import/kineto/json_number.h"
 #include "model/import/kineto/json_stream.h"
 #include "model/import/kineto/kineto_event.h"
@@ -11,6 +13,7 @@
 #include <catch2/catch.hpp>
 #include <random>
 #include <sstream>
+#include <zlib.h>
 
 using namespace sightline;
 using namespace sightline::test;
@@ -112,7 +115,7 @@ std::string describe(const KinetoEvent& e)
 std::vector<std::string> readEvents(const std::filesystem::path& path, size_t chunk)
 {
     ByteSource source;
-    REQUIRE(source.open(path.string()));
+    REQUIRE(source.open(path.string()).ok());
     JsonStreamOptions options;
     options.chunkBytes = chunk;
     JsonStream stream(source, options);
@@ -212,4 +215,28 @@ TEST_CASE("Broken JSON is reported with the byte where it breaks")
     gz[gz.size() / 2 + 1] = char(gz[gz.size() / 2 + 1] ^ 0x55);
     writeFile(dir / "corrupt.json.gz", gz);
     CHECK_THROWS_AS(readEvents(dir / "corrupt.json.gz", 64), JsonStreamError);
+}
+
+TEST_CASE("Whitespace between elements is dropped as it is read, not kept in the buffer")
+{
+    // 256 MiB of spaces between two events, gzip-compressed to a few hundred kilobytes.
+    const auto path = scratchDir("json-whitespace") / "spaces.json.gz";
+    gzFile out = gzopen(path.c_str(), "wb6");
+    REQUIRE(out != nullptr);
+    const std::string head
+        = R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2},)";
+    const std::string spaces(size_t(1) << 20, ' ');
+    const std::string tail
+        = R"({"ph": "X", "cat": "cpu_op", "name": "b", "pid": 1, "tid": 1, "ts": 5, "dur": 2}]})";
+    gzwrite(out, head.data(), unsigned(head.size()));
+    for (int i = 0; i < 256; ++i)
+        gzwrite(out, spaces.data(), unsigned(spaces.size()));
+    gzwrite(out, tail.data(), unsigned(tail.size()));
+    REQUIRE(gzclose(out) == Z_OK);
+
+    const long before = peakResidentKilobytes();
+    const Result<Trace> trace = importChromeTrace(path.string());
+    REQUIRE(trace);
+    CHECK(trace->eventCount() == 2);
+    CHECK(peakResidentKilobytes() - before < 64 * 1024);
 }

@@ -308,12 +308,12 @@ TEST_CASE("Broken Chrome traces are refused with one sentence, and cancel stops 
 {
     const auto dir = scratchDir("kineto-broken");
     const std::string document = kCurrentKineto;
-    writeGzipFile(dir / "cut.json.gz", document.substr(0, 700));
+    writeGzipFile(dir / "cut.json.gz", document.substr(0, 200)); // before the first event
     Result<Trace> r = importChromeTrace((dir / "cut.json.gz").string());
     REQUIRE(!r);
     CHECK(r.error()
         == "Cannot import '" + (dir / "cut.json.gz").string()
-            + "': the gzip-compressed Chrome trace JSON ends unexpectedly at byte 700 (counting "
+            + "': the gzip-compressed Chrome trace JSON ends unexpectedly at byte 200 (counting "
               "uncompressed bytes); make sure the file is complete and is a Chrome trace (PyTorch "
               "profiler) file.");
     writeFile(dir / "bad.json", "{\"traceEvents\": [{\"ph\": \"X\" \"cat\": 1}]}");
@@ -343,4 +343,31 @@ TEST_CASE("Broken Chrome traces are refused with one sentence, and cancel stops 
     REQUIRE(importChromeTrace((dir / "good.json").string(), options));
     CHECK(lastTotal == document.size());
     CHECK(lastDone == lastTotal);
+}
+
+TEST_CASE("A trace cut short keeps every event before the cut, and says what was lost")
+{
+    const auto dir = scratchDir("kineto-cut");
+    const std::string document = kCurrentKineto;
+    writeFile(dir / "whole.json", document);
+    const Result<Trace> whole = importChromeTrace((dir / "whole.json").string());
+    REQUIRE(whole);
+    const size_t firstEventEnd = document.find("dur\": 500.000}") + 15;
+    size_t previous = 0;
+    for (size_t cut = firstEventEnd; cut < document.rfind(']'); cut += 37) {
+        INFO("cut at byte " << cut);
+        const bool gzip = cut % 2 == 0;
+        const auto path = dir / (gzip ? "cut.json.gz" : "cut.json");
+        gzip ? writeGzipFile(path, document.substr(0, cut)) : writeFile(path, document.substr(0, cut));
+        const Result<Trace> r = importChromeTrace(path.string());
+        REQUIRE(r);
+        CHECK(r->eventCount() >= previous); // a later cut keeps at least as much
+        CHECK(r->eventCount() <= whole->eventCount());
+        previous = r->eventCount();
+        REQUIRE_FALSE(r->diagnostics.empty());
+        CHECK_THAT(r->diagnostics.back().text,
+            Catch::StartsWith("The trace was cut short: the ")
+                && Catch::Contains(std::to_string(r->eventCount()) + " events before the cut were imported"));
+    }
+    CHECK(previous > 0);
 }

@@ -2,6 +2,7 @@
 // feature, the CUDA backtrace rows of eventClass 67, globalTids with a VM id, and the files
 // it must refuse with a clear sentence.
 #include "../../test_paths.h"
+#include "../support/peak_memory.h"
 #include "import_support.h"
 #include "model/import/importers.h"
 #include "model/trace/event_access.h"
@@ -348,4 +349,51 @@ TEST_CASE("The SQLite importer reports progress in file bytes and stops when can
     Result<Trace> cancelled = importNsysSqlite(path.string(), options);
     REQUIRE(!cancelled);
     CHECK(cancelled.error() == "Importing '" + path.string() + "' was cancelled.");
+}
+
+TEST_CASE("Ids and argument numbers that claim to be huge cost no more memory than the rows hold")
+{
+    const auto dir = scratchDir("nsys-crafted");
+    const long before = peakResidentKilobytes();
+    // StringIds whose ids keep doubling (1, 2, 4, ... 2^40) name one OS runtime call each.
+    makeDatabase(dir / "doubling.sqlite",
+        "CREATE TABLE StringIds (id INTEGER, value TEXT);"
+        "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 40)"
+        "  INSERT INTO StringIds SELECT 1 << i, 'call' || i FROM n;"
+        "CREATE TABLE OSRT_API (start INTEGER, end INTEGER, globalTid INTEGER, nameId INTEGER);"
+        "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 40)"
+        "  INSERT INTO OSRT_API SELECT i * 10, i * 10 + 5, 302119224788644, 1 << i FROM n;");
+    Result<Trace> doubling = importNsysSqlite((dir / "doubling.sqlite").string());
+    REQUIRE(doubling);
+    REQUIRE(doubling->eventCount() == 41);
+    const Track* calls = findTrack(doubling.value(), TrackKind::OsRuntime, 1230500);
+    REQUIRE(calls != nullptr);
+    CHECK(doubling->strings[calls->events.name[40]] == "call40"); // the largest id still names its call
+
+    // A thousand processes each naming argument 99,999 of their command line, and one with two.
+    makeDatabase(dir / "arguments.sqlite",
+        "CREATE TABLE StringIds (id INTEGER, value TEXT); INSERT INTO StringIds VALUES (0, 'read');"
+        "CREATE TABLE OSRT_API (start INTEGER, end INTEGER, globalTid INTEGER, nameId INTEGER);"
+        "INSERT INTO OSRT_API VALUES (1, 2, 302119224788644, 0);"
+        "CREATE TABLE META_DATA_CAPTURE (name TEXT, value TEXT);"
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)"
+        "  INSERT INTO META_DATA_CAPTURE SELECT 'PROCESS_' || i || ':ARGUMENT_99999', 'x' FROM n;"
+        "INSERT INTO META_DATA_CAPTURE VALUES ('PROCESS_0:COMMAND', 'train'),"
+        "  ('PROCESS_0:ARGUMENT_1', '--lr'), ('PROCESS_0:ARGUMENT_0', 'main.py'), ('PROCESS_0:ARGUMENT_7', "
+        "'3');");
+    Result<Trace> arguments = importNsysSqlite((dir / "arguments.sqlite").string());
+    REQUIRE(arguments);
+    CHECK(arguments->metadata.commandLine == std::vector<std::string> {"train", "main.py", "--lr", "3"});
+
+    CHECK(peakResidentKilobytes() - before < 256 * 1024);
+
+    // One name of 70 MB, longer than any export holds: refused, not read into memory.
+    makeDatabase(dir / "long-value.sqlite",
+        "CREATE TABLE StringIds (id INTEGER, value TEXT);"
+        "INSERT INTO StringIds VALUES (0, CAST(zeroblob(70 * 1024 * 1024) AS TEXT));"
+        "CREATE TABLE OSRT_API (start INTEGER, end INTEGER, globalTid INTEGER, nameId INTEGER);"
+        "INSERT INTO OSRT_API VALUES (1, 2, 302119224788644, 0);");
+    Result<Trace> longValue = importNsysSqlite((dir / "long-value.sqlite").string());
+    REQUIRE_FALSE(longValue);
+    CHECK_THAT(longValue.error(), Catch::StartsWith("Cannot import '") && Catch::Contains("too big"));
 }

@@ -1,5 +1,6 @@
 #include "app/ui/shell/report_tab.h"
 
+#include "app/ui/common/diagnostics_banner.h"
 #include "views/events/events_view.h"
 #include "views/summary/analysis_summary.h"
 #include "views/timeline/interaction/navigation.h"
@@ -192,6 +193,7 @@ QWidget* ReportTab::buildReportPage(const std::shared_ptr<const Trace>& trace)
     column->setContentsMargins(0, 0, 0, 0);
     column->setSpacing(0);
     column->addLayout(bar);
+    column->addWidget(new DiagnosticsBanner(trace->diagnostics, page));
     column->addWidget(m_views, 1);
 
     connect(m_viewSelector, &QComboBox::currentIndexChanged, this,

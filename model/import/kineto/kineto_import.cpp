@@ -73,6 +73,7 @@ public:
             c.expect(first);
             return first;
         });
+        m_topIsArray = top == '[';
         if (top == '[')
             readEvents();
         else
@@ -81,6 +82,15 @@ public:
             m_stream.parse([](JsonCursor& c) -> int {
                 c.fail("there is more text after the end of the JSON document");
             });
+    }
+
+    // Why the document, valid JSON, is not a Chrome trace at all; "" when it is one (perhaps
+    // with no events). A trace is an object with "traceEvents", or an array of event objects.
+    std::string notATrace() const
+    {
+        if (m_topIsArray)
+            return m_elements > 0 && m_eventObjects == 0 ? "is a JSON array, but of no event objects" : "";
+        return m_sawTraceEvents ? "" : "is a JSON object without \"traceEvents\"";
     }
 
 private:
@@ -99,9 +109,11 @@ private:
                 if (c.peek() == '{') {
                     m_parser.read(c, m_event);
                     m_collector.add(m_event);
+                    ++m_eventObjects;
                 } else {
                     c.skipValue();
                 }
+                ++m_elements;
             });
         }
     }
@@ -120,6 +132,7 @@ private:
                   });
             if (!key) return;
             if (*key == "traceEvents") {
+                m_sawTraceEvents = true;
                 m_stream.parse([](JsonCursor& c) {
                     if (c.peek() != '[') c.fail("\"traceEvents\" is not an array");
                     c.expect('[');
@@ -196,6 +209,9 @@ private:
         }
     }
 
+    bool m_topIsArray = false;
+    bool m_sawTraceEvents = false;
+    uint64_t m_elements = 0, m_eventObjects = 0;
     JsonStream& m_stream;
     TraceBuilder& m_builder;
     KinetoCollector& m_collector;
@@ -218,7 +234,11 @@ Result<Trace> importChromeTrace(const std::string& path, const ReadOptions& opti
     streamOptions.cancel = options.cancel;
     JsonStream stream(source, streamOptions);
     try {
-        ChromeTraceReader(stream, builder, collector).readDocument();
+        ChromeTraceReader reader(stream, builder, collector);
+        reader.readDocument();
+        if (const std::string why = reader.notATrace(); !why.empty())
+            return Result<Trace>::failure("Cannot import '" + path + "': it " + why
+                + ", so it is no Chrome trace (PyTorch profiler) file; open a trace or a report.");
         collector.finish();
     } catch (const JsonStreamError& error) {
         if (error.cancelled) return Result<Trace>::failure("Importing '" + path + "' was cancelled.");

@@ -13,6 +13,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDropEvent>
+#include <QFile>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLocale>
@@ -23,6 +24,7 @@
 #include <QSettings>
 #include <QTabWidget>
 #include <QTest>
+#include <QToolButton>
 #include <QUrl>
 #include <catch2/catch.hpp>
 
@@ -116,11 +118,13 @@ TEST_CASE("a bad file shows its error in a dialog and the open report keeps work
     const QString good = test::writeGeneratedReport(folder, "good.rep", 20000);
     const QString bad = test::writeTextFile(folder, "broken.rep", "this is a shopping list, not a report\n");
     const QString missing = QString::fromStdString((folder / "missing.rep").string());
+    const QString notATrace
+        = test::writeTextFile(folder, "hello.json", "{\"hello\": 1}\n"); // JSON, but no trace
     ui::MainWindow window;
     ui::ReportTab* goodTab = window.openReport(good);
     REQUIRE(waitLoaded(goodTab));
 
-    for (const QString& path : {bad, missing}) {
+    for (const QString& path : {bad, missing, notATrace}) {
         window.openReport(path);
         QMessageBox* box = test::waitForErrorDialog(window);
         REQUIRE(box != nullptr);
@@ -274,4 +278,42 @@ TEST_CASE("a window that does not persist its state leaves QSettings alone")
     QSettings settings;
     settings.sync();
     CHECK(settings.allKeys().isEmpty());
+}
+
+TEST_CASE("a report that lost data says so in a banner above its views, which the user may close")
+{
+    guiApp();
+    const auto folder = test::guiScratch("diagnostics-banner");
+    const QString whole = test::writeGeneratedReport(folder, "whole.rep", 20000);
+    QFile file(whole);
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll();
+    file.close();
+    const QString cut
+        = test::writeTextFile(folder, "cut.rep", bytes.left(bytes.size() * 3 / 5).toStdString());
+
+    ui::MainWindow window;
+    window.resize(1200, 700);
+    ui::ReportTab* wholeTab = window.openReport(whole);
+    REQUIRE(waitLoaded(wholeTab));
+    QWidget* quiet = wholeTab->findChild<QWidget*>(QStringLiteral("diagnosticsBanner"));
+    REQUIRE(quiet != nullptr);
+    CHECK_FALSE(quiet->isVisibleTo(wholeTab)); // nothing was lost: nothing to say
+
+    ui::ReportTab* cutTab = window.openReport(cut);
+    REQUIRE(waitLoaded(cutTab));
+    window.show();
+    QWidget* banner = cutTab->findChild<QWidget*>(QStringLiteral("diagnosticsBanner"));
+    REQUIRE(banner != nullptr);
+    CHECK(banner->isVisibleTo(cutTab));
+    const auto* text = banner->findChild<QLabel*>(QStringLiteral("diagnosticsBannerText"));
+    REQUIRE(text != nullptr);
+    INFO(text->text().toStdString());
+    CHECK(text->text().contains(QStringLiteral("cut short")));
+    CHECK(text->text().contains(QStringLiteral("events were recovered")));
+    // Kept for a look: build/test-scratch/gui-shell-diagnostics-banner/banner.png
+    ui::renderWidget(window).save(QString::fromStdString((folder / "banner.png").string()));
+
+    banner->findChild<QToolButton*>(QStringLiteral("diagnosticsBannerClose"))->click();
+    CHECK_FALSE(banner->isVisibleTo(cutTab));
 }

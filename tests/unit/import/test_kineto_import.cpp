@@ -371,3 +371,22 @@ TEST_CASE("A trace cut short keeps every event before the cut, and says what was
     }
     CHECK(previous > 0);
 }
+
+TEST_CASE("JSON that is not a trace is refused with one sentence, not opened empty")
+{
+    const auto dir = scratchDir("kineto-not-a-trace");
+    for (const char* text : {R"({"hello": 1})", "{}", "[1, 2, 3]", R"({"traceEvent": []})"}) {
+        INFO(text);
+        writeFile(dir / "other.json", text);
+        const Result<Trace> r = importChromeTrace((dir / "other.json").string());
+        REQUIRE_FALSE(r);
+        CHECK_THAT(r.error(), Catch::StartsWith("Cannot import '") && Catch::Contains("no Chrome trace"));
+    }
+    // A trace that holds no events is still a trace.
+    for (const char* text :
+        {R"({"traceEvents": []})", "[]", R"([{"ph": "M", "name": "process_name", "pid": 1}])"}) {
+        INFO(text);
+        writeFile(dir / "empty.json", text);
+        CHECK(importChromeTrace((dir / "empty.json").string()));
+    }
+}

@@ -4,6 +4,7 @@
 #include "model/nsys/sqlite_schema.h"
 
 #include <algorithm>
+#include <map>
 
 namespace sightline::nsys_import {
 namespace {
@@ -207,10 +208,18 @@ void Importer::readSynchronization()
     if (!m_db.hasTable(table)) return;
     enum { kType = kGpuColumnCount, kEvent };
     static const std::vector<Column> columns = gpuColumnsAnd<2>({{"syncType", false}, {"eventId", false}});
+    // Nsight Systems writes deviceId 0 on synchronization rows whatever the GPU (a 2-GPU export
+    // put GPU 1's context under GPU 0): a context's GPU is the one its kernels and copies ran on.
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> deviceOfContext; // (pid, context) -> device
+    for (const auto& [pid, device, context] : m_tracks.gpuContexts())
+        deviceOfContext.try_emplace({pid, context}, device);
     SqliteRows rows = select(table, columns);
     while (rows.next()) {
         tick();
-        const GpuRow r = gpuRow(rows);
+        GpuRow r = gpuRow(rows);
+        if (const auto known = deviceOfContext.find({r.pid.value, r.context.value});
+            known != deviceOfContext.end())
+            r.device = DeviceId(known->second);
         SyncEvent e {r.start, r.end, r.correlation, {}};
         e.op.type = enumOr(rows.integerOr(kType, 0), kSyncTypeCount, SyncType::Unknown);
         e.op.eventId = uint32_t(rows.integerOr(kEvent, 0));

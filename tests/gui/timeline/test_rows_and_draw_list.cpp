@@ -225,6 +225,8 @@ TEST_CASE("Showing the whole trace frames the events when they start long after 
     CHECK(lateState.home().start < late->span.start);
     CHECK(lateState.home().start > late->span.start - late->span.duration() / 50);
     CHECK(lateState.home().end >= late->span.end);
+    CHECK(
+        lateState.home().end <= late->span.end + late->span.duration() / 50); // B1: no 1.5 s of empty margin
     lateState.setVisible({0, 1000}, views::HistoryMode::Record);
     lateState.zoomToAll();
     CHECK(lateState.visible() == lateState.home());

@@ -397,3 +397,35 @@ TEST_CASE("Ids and argument numbers that claim to be huge cost no more memory th
     REQUIRE_FALSE(longValue);
     CHECK_THAT(longValue.error(), Catch::StartsWith("Cannot import '") && Catch::Contains("too big"));
 }
+
+TEST_CASE("Synchronization rows go to the GPU of their context, whatever deviceId they carry")
+{
+    // As Nsight Systems writes a 2-GPU run: process 112's context 2 runs on GPU 1, but its
+    // synchronization rows say deviceId 0.
+    const auto path = scratchDir("nsys-sync-device") / "two-gpus.sqlite";
+    makeDatabase(path,
+        "CREATE TABLE StringIds (id INTEGER, value TEXT); INSERT INTO StringIds VALUES (0, 'k');"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId "
+        "INTEGER, streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER);"
+        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (10, 20, 0, 1, 7, 1, 1862270976, 0),"
+        "  (10, 20, 1, 2, 15, 2, 1879048192, 0);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER, end INTEGER, deviceId INTEGER, "
+        "contextId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid INTEGER, syncType INTEGER);"
+        "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES (30, 40, 0, 1, 7, 3, 1862270976, 1),"
+        "  (30, 40, 0, 2, 15, 4, 1879048192, 1);"
+        "CREATE TABLE TARGET_INFO_CUDA_STREAM (streamId INTEGER, hwId INTEGER, vmId INTEGER, processId "
+        "INTEGER,"
+        "  contextId INTEGER, priority INTEGER, flag INTEGER);"
+        "INSERT INTO TARGET_INFO_CUDA_STREAM VALUES (7, 0, 1, 111, 1, 0, 1), (15, 0, 1, 112, 2, 0, 1);");
+    const Result<Trace> r = importNsysSqlite(path.string());
+    REQUIRE(r);
+    for (const Track& track : r->tracks) {
+        INFO("track of pid " << track.key.pid.value << ", context " << track.key.context.value);
+        if (track.key.context.value == 2) CHECK(track.key.device.value == 1);
+        if (track.key.context.value == 1) CHECK(track.key.device.value == 0);
+    }
+    for (const CudaStream& stream : r->streams) {
+        INFO("stream " << stream.stream.value);
+        CHECK(stream.device.value == (stream.context.value == 2 ? 1u : 0u));
+    }
+}

@@ -7,12 +7,14 @@
 namespace sightline::views {
 namespace {
 
-// Session start to a little past the last event: how far the view may zoom out or pan.
+// Session start to a little past the last event: how far the view may zoom out or pan. The
+// margin is a share of the events' own span, not of the time since session start (events
+// that begin at 155 s would otherwise get 1.5 s of empty margin).
 TimeRange boundsOf(const Trace& trace)
 {
     if (trace.span.empty()) return {0, 1000000000};
     const Timestamp start = std::min<Timestamp>(0, trace.span.start);
-    const Timestamp end = trace.span.end + std::max<Duration>(1, (trace.span.end - start) / 100);
+    const Timestamp end = trace.span.end + std::max<Duration>(1, trace.span.duration() / 100);
     return atLeastMinimumDuration({start, end});
 }
 

@@ -42,6 +42,7 @@ EventsView::~EventsView() = default;
 void EventsView::buildLayout()
 {
     m_title = new QLabel(tr("Events View"), this);
+    m_title->setObjectName(QStringLiteral("eventsViewTitle"));
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);

@@ -10,6 +10,8 @@
 #include <QLabel>
 #include <QLocale>
 #include <QTableView>
+#include <set>
+#include <tuple>
 
 namespace sightline::views {
 namespace {
@@ -38,7 +40,7 @@ QString kindLabel(TrackKind kind)
     return {};
 }
 
-// "Kernels · Stream 7 (GPU 0 / Context 1)" for one row, "Kernels, Memory · 8 rows" for several.
+// "Kernels · Stream 7 (GPU 0 / Context 1)" for one row, "Kernels, Memory · 8 streams" for several.
 QString describeSource(const EventCells& cells, const EventSource& source)
 {
     QString text;
@@ -56,17 +58,24 @@ QString describeSource(const EventCells& cells, const EventSource& source)
                     kinds << kindLabel(TrackKind(k));
                     break;
                 }
+        // A stream's kernels, copies and synchronisations are three tracks but one stream; a
+        // thread's API calls, NVTX domains and OS calls are several tracks but one thread.
         bool allGpu = true, allHost = true;
+        std::set<std::tuple<bool, uint32_t, uint32_t, uint32_t, uint32_t>> places;
         for (TrackId id : source.tracks) {
-            const bool gpu = isGpuKind(cells.trace().track(id).key.kind);
+            const TrackKey& key = cells.trace().track(id).key;
+            const bool gpu = isGpuKind(key.kind);
             allGpu = allGpu && gpu;
             allHost = allHost && !gpu;
+            places.insert(gpu
+                    ? std::tuple {true, key.pid.value, key.device.value, key.context.value, key.stream.value}
+                    : std::tuple {false, key.pid.value, key.tid.value, 0u, 0u});
         }
         const QString rows = allGpu ? QStringLiteral("streams")
             : allHost               ? QStringLiteral("threads")
-                                    : QStringLiteral("rows");
-        text = kinds.join(QStringLiteral(", "))
-            + QStringLiteral(" \u00b7 %1 %2").arg(source.tracks.size()).arg(rows);
+                                    : QStringLiteral("streams and threads");
+        text
+            = kinds.join(QStringLiteral(", ")) + QStringLiteral(" \u00b7 %1 %2").arg(places.size()).arg(rows);
     }
     if (source.range)
         text += QStringLiteral(" \u00b7 %1 \u2013 %2")

@@ -8,11 +8,14 @@
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
 #include <catch2/catch.hpp>
+#include <set>
+#include <tuple>
 
 using namespace sightline;
 using namespace sightline::testing;
@@ -174,4 +177,24 @@ TEST_CASE("showing a time range lists only the events overlapping it")
     }
     REQUIRE(expected > 0);
     CHECK(f.view.listedCount() == expected);
+}
+
+TEST_CASE("the title counts the streams and threads shown, not their tracks")
+{
+    ViewFixture f;
+    std::vector<TrackId> gpuTracks;
+    std::set<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> streams;
+    for (TrackKind kind : {TrackKind::Kernels, TrackKind::Memory, TrackKind::Synchronization})
+        for (TrackId id : tracksOfKind(*f.trace, kind)) {
+            gpuTracks.push_back(id);
+            const TrackKey& key = f.trace->track(id).key;
+            streams.insert({key.pid.value, key.device.value, key.context.value, key.stream.value});
+        }
+    REQUIRE(gpuTracks.size() > streams.size()); // several kinds share a stream
+    f.view.showEvents(gpuTracks);
+    REQUIRE(waitUntilIdle(f.view));
+    const auto* title = f.view.findChild<QLabel*>(QStringLiteral("eventsViewTitle"));
+    REQUIRE(title != nullptr);
+    INFO(title->text().toStdString());
+    CHECK(title->text().contains(QStringLiteral("\u00b7 %1 streams").arg(streams.size())));
 }

@@ -4,8 +4,8 @@
 # trace JSON importer. Builds its own instrumented build (clang) and seed corpora from the
 # bundled samples, then runs each harness.
 #
-#   tests/fuzz/run.sh --smoke           a fixed 20,000 executions per harness (5,000 for JSON;
-#                                       CI: a crasher near the seeds fails the run)
+#   tests/fuzz/run.sh --smoke           a fixed 20,000 executions per harness (CI: a crasher
+#                                       near the seeds fails the run)
 #   tests/fuzz/run.sh --seconds 3600    each harness for an hour, on every core (-jobs)
 #
 # Needs clang and libclang-rt-14-dev (packaging/install-deps.sh installs them) and sqlite3.
@@ -55,10 +55,7 @@ for harness in report nsys_sqlite chrome_json; do
     mkdir -p "$corpus" "$out/findings/$harness"
     limits=(-rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=10 -max_len=262144)
     if [ "$mode" = smoke ]; then
-        # The JSON importer allocates its 4 MB read buffer per input: fewer runs keep it to ~2 min.
-        runs=20000
-        [ "$harness" = chrome_json ] && runs=5000
-        run=(-runs=$runs -seed=1)
+        run=(-runs=20000 -seed=1)
     else
         run=(-max_total_time="$seconds" -jobs="$(nproc)" -workers="$(nproc)")
     fi

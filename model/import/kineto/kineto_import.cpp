@@ -7,6 +7,7 @@
 #include "model/import/kineto/json_stream.h"
 #include "model/import/kineto/kineto_collector.h"
 
+#include <algorithm>
 #include <new>
 
 namespace sightline {
@@ -230,6 +231,10 @@ Result<Trace> importChromeTrace(const std::string& path, const ReadOptions& opti
     builder.metadata().producer = "chrome trace import";
     KinetoCollector collector(builder);
     JsonStreamOptions streamOptions;
+    // A small file needs no 4 MB buffer (the buffer grows if an element needs more).
+    const uint64_t likelyBytes
+        = source.compressed() ? source.fileSize() * 8 + (64 << 10) : source.fileSize() + 1;
+    streamOptions.chunkBytes = size_t(std::clamp<uint64_t>(likelyBytes, 4096, streamOptions.chunkBytes));
     streamOptions.progress = options.progress;
     streamOptions.cancel = options.cancel;
     JsonStream stream(source, streamOptions);

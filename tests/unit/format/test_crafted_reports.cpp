@@ -2,6 +2,7 @@
 // counts that lie. Each must be refused with one sentence, quickly and without allocating for
 // the lie, never crash. The files are made here from a real report, chunk by chunk.
 #include "../../test_paths.h"
+#include "../support/file_bytes.h"
 #include "../support/peak_memory.h"
 #include "../support/random_trace.h"
 #include "model/format/container.h"
@@ -17,18 +18,6 @@ using namespace sightline;
 using rep::ChunkKind;
 
 namespace {
-
-std::string readAll(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void writeAll(const std::string& path, const std::string& bytes)
-{
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-}
 
 // A report as its decoded chunks, to be changed and written again as a valid container.
 struct Chunks
@@ -96,14 +85,14 @@ std::string goodReport(const std::filesystem::path& dir)
     WriteOptions w;
     w.eventsPerChunk = 500;
     REQUIRE(writeReport(test::randomTrace({}), path, w).ok());
-    return readAll(path);
+    return test::readFileBytes(path);
 }
 
 // Opens the crafted bytes; returns the error sentence (the report must be refused).
 std::string refusal(const std::filesystem::path& dir, const std::string& name, const std::string& bytes)
 {
     const std::string path = (dir / name).string();
-    writeAll(path, bytes);
+    test::writeFileBytes(path, bytes);
     const Result<Trace> opened = readReport(path);
     REQUIRE_FALSE(opened);
     CHECK_THAT(opened.error(), Catch::Contains(path));
@@ -117,7 +106,7 @@ TEST_CASE("the chunk helpers give back a report that opens as before")
     const auto dir = test::scratchDir("crafted-1");
     const std::string bytes = goodReport(dir);
     const std::string path = (dir / "rejoined.rep").string();
-    writeAll(path, join(split(bytes)));
+    test::writeFileBytes(path, join(split(bytes)));
     const Result<Trace> opened = readReport(path);
     REQUIRE(opened);
     CHECK(opened->eventCount() == test::randomTrace({}).eventCount());
@@ -191,7 +180,8 @@ TEST_CASE("damage inside a complete report is called damage, never a cut")
 
     // Single-bit flips anywhere in the bundled sample: refused as damage (or as not a report),
     // or opened whole; never opened as a report that was cut short.
-    const std::string sample = readAll(std::string(SIGHTLINE_SOURCE_DIR) + "/resources/samples/sample.rep");
+    const std::string sample
+        = test::readFileBytes(std::string(SIGHTLINE_SOURCE_DIR) + "/resources/samples/sample.rep");
     const Result<Trace> original
         = readReport(std::string(SIGHTLINE_SOURCE_DIR) + "/resources/samples/sample.rep");
     REQUIRE(original);
@@ -202,7 +192,7 @@ TEST_CASE("damage inside a complete report is called damage, never a cut")
         std::string flipped = sample;
         const size_t bit = rng.below(flipped.size() * 8);
         flipped[bit / 8] = char(flipped[bit / 8] ^ (1 << (bit % 8)));
-        writeAll(path, flipped);
+        test::writeFileBytes(path, flipped);
         const Result<Trace> opened = readReport(path);
         INFO("bit " << bit << " of " << sample.size() * 8);
         if (!opened) {

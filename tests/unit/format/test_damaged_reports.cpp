@@ -1,4 +1,5 @@
 #include "../../test_paths.h"
+#include "../support/file_bytes.h"
 #include "../support/random_trace.h"
 #include "model/format/report_io.h"
 
@@ -8,22 +9,6 @@
 
 using namespace sightline;
 
-namespace {
-
-std::string readAll(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void writeAll(const std::string& path, const std::string& bytes)
-{
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-}
-
-} // namespace
-
 TEST_CASE("a report cut at random offsets opens with the recovered prefix and a diagnostic")
 {
     const auto dir = test::scratchDir("truncated");
@@ -32,13 +17,13 @@ TEST_CASE("a report cut at random offsets opens with the recovered prefix and a 
     WriteOptions w;
     w.eventsPerChunk = 300; // many frames, so cuts land between and inside them
     REQUIRE(writeReport(original, full, w).ok());
-    const std::string bytes = readAll(full);
+    const std::string bytes = test::readFileBytes(full);
     test::Rng rng(2024);
     int opened = 0, lostSome = 0;
     for (int i = 0; i < 10; ++i) {
         const size_t cut = 200 + rng.below(bytes.size() - 210);
         const std::string path = (dir / ("cut" + std::to_string(i) + ".rep")).string();
-        writeAll(path, bytes.substr(0, cut));
+        test::writeFileBytes(path, bytes.substr(0, cut));
         auto loaded = readReport(path);
         INFO("cut at " << cut << " of " << bytes.size());
         if (!loaded) {
@@ -75,7 +60,7 @@ TEST_CASE("bad files give one clear sentence each")
 {
     const auto dir = test::scratchDir("bad_files");
     const std::string empty = (dir / "empty.rep").string();
-    writeAll(empty, "");
+    test::writeFileBytes(empty, "");
     auto r = readReport(empty);
     REQUIRE_FALSE(r);
     CHECK_THAT(r.error(), Catch::Contains("is empty") && Catch::Contains(empty));
@@ -85,7 +70,7 @@ TEST_CASE("bad files give one clear sentence each")
     std::string random(4096, '\0');
     for (auto& c : random)
         c = char(rng.below(256));
-    writeAll(noise, random);
+    test::writeFileBytes(noise, random);
     r = readReport(noise);
     REQUIRE_FALSE(r);
     CHECK_THAT(r.error(), Catch::Contains("not a Sightline report"));
@@ -106,11 +91,11 @@ TEST_CASE("a newer major version and a corrupt chunk are refused")
     WriteOptions w;
     w.eventsPerChunk = 1000;
     REQUIRE(writeReport(test::randomTrace({}), good, w).ok());
-    std::string bytes = readAll(good);
+    std::string bytes = test::readFileBytes(good);
 
     std::string newer = bytes;
     newer[8] = 9; // format major, little endian
-    writeAll((dir / "newer.rep").string(), newer);
+    test::writeFileBytes((dir / "newer.rep").string(), newer);
     auto r = readReport((dir / "newer.rep").string());
     REQUIRE_FALSE(r);
     CHECK_THAT(r.error(), Catch::Contains("newer") && Catch::Contains("update Sightline"));
@@ -118,7 +103,7 @@ TEST_CASE("a newer major version and a corrupt chunk are refused")
     std::string corrupt = bytes;
     corrupt[corrupt.size() / 2] ^= 0x5a; // inside some event batch
     corrupt[corrupt.size() / 2 + 1] ^= 0x33;
-    writeAll((dir / "corrupt.rep").string(), corrupt);
+    test::writeFileBytes((dir / "corrupt.rep").string(), corrupt);
     r = readReport((dir / "corrupt.rep").string());
     REQUIRE_FALSE(r);
     CHECK_THAT(r.error(), Catch::Contains("damaged"));

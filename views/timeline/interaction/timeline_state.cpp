@@ -7,24 +7,24 @@
 namespace sightline::views {
 namespace {
 
-// Session start to a little past the last event: how far the view may zoom out or pan. The
-// margin is a share of the events' own span, not of the time since session start (events
-// that begin at 155 s would otherwise get 1.5 s of empty margin).
+// Session start to a little past the last event: how far the view may zoom out or pan.
 TimeRange boundsOf(const Trace& trace)
 {
     if (trace.span.empty()) return {0, 1000000000};
     const Timestamp start = std::min<Timestamp>(0, trace.span.start);
-    const Timestamp end = trace.span.end + std::max<Duration>(1, trace.span.duration() / 100);
+    const Timestamp end = trace.span.end + std::max<Duration>(1, (trace.span.end - start) / 100);
     return atLeastMinimumDuration({start, end});
 }
 
 // The whole trace as "show all" frames it: from session start, unless the events begin long
-// after it (a program that ran a while before using the GPU), then from just before them.
+// after it (a program that ran a while before using the GPU), then from just before them. The
+// margins are a share of what is framed: events at 155-156 s get 10 ms after them, not the
+// 1.5 s that a share of the time since session start would give.
 TimeRange homeOf(const Trace& trace, TimeRange bounds)
 {
     if (trace.span.empty() || trace.span.start - bounds.start <= trace.span.duration() / 10) return bounds;
     const Duration margin = std::max<Duration>(1, trace.span.duration() / 100);
-    return atLeastMinimumDuration({trace.span.start - margin, bounds.end});
+    return atLeastMinimumDuration({trace.span.start - margin, std::min(bounds.end, trace.span.end + margin)});
 }
 
 } // namespace

@@ -89,7 +89,7 @@ void applyEnvironment(ProfileOptions& o, const std::string& value)
     }
 }
 
-// Applies one option that takes a value.
+// Applies one option that takes a value; the flags are read with Args::flag.
 Status apply(ProfileOptions& o, std::string_view name, const std::string& value)
 {
     const std::string bad = "--" + std::string(name) + " does not accept '" + value + "'; ";
@@ -162,11 +162,9 @@ Result<ProfileOptions> parseProfileArgs(const std::vector<std::string>& argument
     o.forceOverwrite = args.flag("force-overwrite");
     o.stats = args.flag("stats");
     o.quiet = args.flag("quiet");
-    for (const GivenOption& given : args.given()) {
-        if (given.name == "force-overwrite" || given.name == "stats" || given.name == "quiet") continue;
+    for (const GivenOption& given : args.given()) // in order, so a repeated option's last value wins
         if (const Status applied = apply(o, given.name, given.value); !applied)
             return Failure::failure(applied.error());
-    }
     o.command = args.positional();
     if (const Status valid = validate(o); !valid) return Failure::failure(valid.error());
     return o;

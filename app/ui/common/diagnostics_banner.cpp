@@ -37,10 +37,10 @@ DiagnosticsBanner::DiagnosticsBanner(const std::vector<Diagnostic>& diagnostics,
 
     auto* icon = new QLabel(this);
     icon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(16, 16));
-    m_text = new QLabel(textFor(diagnostics), this);
-    m_text->setObjectName(QStringLiteral("diagnosticsBannerText"));
-    m_text->setWordWrap(true);
-    m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* text = new QLabel(textFor(diagnostics), this);
+    text->setObjectName(QStringLiteral("diagnosticsBannerText"));
+    text->setWordWrap(true);
+    text->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* close = new QToolButton(this);
     close->setObjectName(QStringLiteral("diagnosticsBannerClose"));
     close->setAutoRaise(true);
@@ -51,9 +51,9 @@ DiagnosticsBanner::DiagnosticsBanner(const std::vector<Diagnostic>& diagnostics,
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(8, 4, 4, 4);
     row->addWidget(icon, 0, Qt::AlignTop);
-    row->addWidget(m_text, 1);
+    row->addWidget(text, 1);
     row->addWidget(close, 0, Qt::AlignTop);
-    setVisible(!m_text->text().isEmpty());
+    setVisible(!text->text().isEmpty());
 }
 
 } // namespace sightline::ui

@@ -9,8 +9,6 @@
 #include <QFrame>
 #include <vector>
 
-class QLabel;
-
 namespace sightline::ui {
 
 class DiagnosticsBanner : public QFrame
@@ -21,9 +19,6 @@ public:
 
     // What the banner says about `diagnostics`; empty when they hold no warning or error.
     static QString textFor(const std::vector<Diagnostic>& diagnostics);
-
-private:
-    QLabel* m_text = nullptr;
 };
 
 } // namespace sightline::ui

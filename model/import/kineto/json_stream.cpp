@@ -51,7 +51,9 @@ bool JsonStream::refill()
     if (capacity - m_end < std::max<size_t>(1, m_options.chunkBytes / 2)) m_buffer.resize(2 * capacity + 1);
     const size_t room = m_buffer.size() - 1 - m_end;
     const size_t got = m_source.read(m_buffer.data() + m_end, room);
-    if (!m_source.error().empty()) {
+    // Bytes read before a read error are parsed first (the events before a cut are kept); the
+    // error is raised by the next refill, when nothing more comes.
+    if (got == 0 && !m_source.error().empty()) {
         JsonStreamError error("cannot be read (" + m_source.error() + ")");
         error.truncated = m_source.truncated();
         throw error;

@@ -1,6 +1,7 @@
 // The Chrome trace importer on the real PyTorch profiler traces of ../shared/data/traces. The
 // expected figures come from the tests' own strict JSON parser (tests/unit/export/mini_json.h),
 // which shares no code with the streaming importer.
+#include "../../test_paths.h"
 #include "../export/mini_json.h"
 #include "import_support.h"
 #include "model/import/importers.h"
@@ -205,5 +206,22 @@ TEST_CASE("Real PyTorch profiler traces import with the figures their JSON holds
             for (const Track& t : trace.tracks)
                 if (isGpuKind(t.key.kind)) CHECK(hostPids.count(t.key.pid.value) == 1);
         }
+    }
+}
+
+TEST_CASE("Real PyTorch traces cut in half keep the events before the cut")
+{
+    const auto dir = scratchDir("kineto-real-cut");
+    for (const auto& path : sharedTraceFiles({".json.gz"})) {
+        INFO(path.string());
+        const std::string bytes = readWholeFileRaw(path);
+        writeFile(dir / "cut.json.gz", bytes.substr(0, bytes.size() / 2));
+        const Result<Trace> cut = importChromeTrace((dir / "cut.json.gz").string());
+        REQUIRE(cut);
+        CHECK(cut->eventCount() > 0);
+        REQUIRE_FALSE(cut->diagnostics.empty());
+        CHECK_THAT(cut->diagnostics.back().text,
+            Catch::Contains("gzip data ends in the middle")
+                && Catch::Contains("events before the cut were imported"));
     }
 }

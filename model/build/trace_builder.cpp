@@ -92,6 +92,19 @@ void TraceBuilder::addDomain(NvtxDomain domain)
     m_trace.domains.push_back(std::move(domain));
 }
 
+uint32_t TraceBuilder::addCounterTimeline(CounterTimeline timeline)
+{
+    m_trace.counterTimelines.push_back(std::move(timeline));
+    return uint32_t(m_trace.counterTimelines.size() - 1);
+}
+
+void TraceBuilder::addCounterSeries(CounterSeries series)
+{
+    for (double& value : series.values)
+        value = roundToResolution(value, series.resolution);
+    m_trace.counterSeries.push_back(std::move(series));
+}
+
 void TraceBuilder::addDiagnostic(Diagnostic diagnostic)
 {
     m_trace.diagnostics.push_back(std::move(diagnostic));

@@ -44,6 +44,12 @@ public:
     void add(TrackId track, const NvtxEvent& e);
     void add(TrackId track, const OsCall& e);
 
+    // Counter series (model/core/counters.h), kept in the order added. A timeline's starts
+    // must increase strictly and its end follow the last; a series needs one value per sample
+    // of its timeline. Values are rounded to the series' resolution here.
+    uint32_t addCounterTimeline(CounterTimeline timeline);
+    void addCounterSeries(CounterSeries series);
+
     // Bulk adding, for producers that prepare events on several threads (the collector's
     // launcher). grow() appends `count` zeroed events to a track and returns the index of the
     // first; the caller then sets them in columns(), each thread its own range, to what add()

@@ -3,9 +3,13 @@
 // they can live in columnar arrays at no cost.
 #pragma once
 
+// <functional> before <compare>: Qt's moc, which reads the headers that widgets include,
+// fails on <compare> ("Parse error at std") when it comes first.
+// clang-format off
+#include <functional>
 #include <compare>
 #include <cstdint>
-#include <functional>
+// clang-format on
 
 namespace sightline {
 

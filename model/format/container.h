@@ -36,7 +36,13 @@ enum class ChunkKind : uint32_t {
     Events = 6,
     Diagnostics = 7,
     Footer = 8,
+    CounterDefinitions = 9,
+    CounterBatch = 10,
 };
+// The last chunk kind this build knows. Kinds after it, up to kMaxChunkKind, are chunks a
+// newer writer added: they are skipped with a diagnostic.
+constexpr uint32_t kLastKnownChunkKind = 10;
+constexpr uint32_t kMaxChunkKind = 64;
 
 struct FrameHeader
 {

@@ -5,9 +5,11 @@
 namespace sightline::rep {
 namespace {
 
+// A kind a report chunk may have: the known ones, and later ones up to kMaxChunkKind, which a
+// newer writer may add and this reader skips.
 bool validKind(uint32_t kind)
 {
-    return kind >= uint32_t(ChunkKind::Header) && kind <= uint32_t(ChunkKind::Footer);
+    return kind >= uint32_t(ChunkKind::Header) && kind <= kMaxChunkKind;
 }
 
 // True when the frame at `offset` (header and payload) lies inside the file. Offsets come from

@@ -1,8 +1,10 @@
 // Reads a .rep file into a Trace. Small chunks (header, strings, entities, descriptors,
 // tracks, diagnostics) are decoded first, in file order; the track list gives every lane's
 // size, so the columns are allocated once and the event batches are then decoded on all cores
-// straight into their final place. A report cut short keeps each lane's complete prefix.
+// straight into their final place; counter batches follow the same way (counter_chunks.h). A
+// report cut short keeps each lane's and each counter timeline's complete prefix.
 #include "model/common/parallel_for.h"
+#include "model/format/counter_chunks.h"
 #include "model/format/event_batch_decoder.h"
 #include "model/format/frame_index.h"
 #include "model/format/mapped_file.h"
@@ -70,14 +72,21 @@ Status checkClaimedSizes(const Trace& trace, const rep::FrameIndex& index, const
     return {};
 }
 
-// Decodes the non-event chunks.
+// Decodes the non-batch chunks. Chunks of kinds newer than this build are counted in `skipped`.
 Status readStructure(std::span<const unsigned char> file, const rep::FrameIndex& index,
-    const std::string& path, Trace& trace, bool& sawTracks)
+    const std::string& path, Trace& trace, rep::CounterDecoder& counters, bool& sawTracks, size_t& skipped)
 {
     std::string scratch;
     bool sawHeader = false;
+    uint64_t counterBatchBytes = 0;
+    for (const auto& frame : index.frames)
+        if (frame.header.kind == ChunkKind::CounterBatch) counterBatchBytes += frame.header.rawSize;
     for (const auto& frame : index.frames) {
-        if (frame.header.kind == ChunkKind::Events) continue;
+        if (frame.header.kind == ChunkKind::Events || frame.header.kind == ChunkKind::CounterBatch) continue;
+        if (uint32_t(frame.header.kind) > rep::kLastKnownChunkKind) {
+            ++skipped;
+            continue;
+        }
         rep::Chunk chunk;
         if (!decodeChunk(file, frame, chunk, scratch))
             return Status::failure(rep::damagedReport(path, frame.offset, "a chunk fails its checksum"));
@@ -115,6 +124,12 @@ Status readStructure(std::span<const unsigned char> file, const rep::FrameIndex&
             break;
         case ChunkKind::Diagnostics:
             rep::fromProto(chunk.diagnostics(), trace.diagnostics);
+            break;
+        case ChunkKind::CounterDefinitions:
+            if (Status defined
+                = counters.define(chunk.counter_definitions(), counterBatchBytes, frame.offset);
+                !defined)
+                return defined;
             break;
         default:
             break;
@@ -176,6 +191,36 @@ bool looksLikeReport(const std::string& path)
 
 namespace {
 
+// Decodes the counter batches on all cores; without definitions there may be none.
+Status readCounterBatches(std::span<const unsigned char> file, const rep::FrameIndex& index,
+    const std::string& path, rep::CounterDecoder& counters, const ReadOptions& options)
+{
+    std::vector<const rep::FrameRef*> batches;
+    for (const auto& frame : index.frames)
+        if (frame.header.kind == ChunkKind::CounterBatch) batches.push_back(&frame);
+    if (batches.empty()) return {};
+    if (!counters.defined())
+        return Status::failure(rep::damagedReport(
+            path, batches.front()->offset, "counter samples come without their definitions"));
+    std::mutex errorMutex;
+    std::string firstError;
+    parallelFor(
+        batches.size(),
+        [&, scratch = std::string(), chunk = rep::Chunk()](size_t i) mutable {
+            const rep::FrameRef& frame = *batches[i];
+            const Status decoded = !decodeChunk(file, frame, chunk, scratch) || !chunk.has_counter_batch()
+                ? Status::failure(
+                    rep::damagedReport(path, frame.offset, "a counter batch fails its checksum"))
+                : counters.decode(chunk.counter_batch(), frame.offset);
+            if (decoded) return true;
+            std::lock_guard lock(errorMutex);
+            if (firstError.empty()) firstError = decoded.error();
+            return false;
+        },
+        options.threads);
+    return firstError.empty() ? Status() : Status::failure(firstError);
+}
+
 // readReport without its guard against running out of memory.
 Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& options)
 {
@@ -188,8 +233,16 @@ Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& op
 
     Trace trace;
     bool sawTracks = false;
-    if (Status read = readStructure(file, index, path, trace, sawTracks); !read)
+    size_t skipped = 0;
+    rep::CounterDecoder counters(trace, path);
+    if (Status read = readStructure(file, index, path, trace, counters, sawTracks, skipped); !read)
         return Result<Trace>::failure(read.error());
+    if (skipped > 0)
+        trace.diagnostics.push_back({Severity::Warning, "reader",
+            std::to_string(skipped)
+                + " chunk(s) of a kind this Sightline does not know were skipped: the report was written by "
+                  "a "
+                  "newer version; update Sightline to see everything in it."});
     if (index.complete && !sawTracks)
         return Result<Trace>::failure(rep::damagedReport(path, 0, "the track list is missing"));
     if (index.complete)
@@ -232,6 +285,10 @@ Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& op
     if (options.cancel && options.cancel->load())
         return Result<Trace>::failure("Loading '" + path + "' was cancelled.");
     if (!firstError.empty()) return Result<Trace>::failure(firstError);
+    if (Status read = readCounterBatches(file, index, path, counters, options); !read)
+        return Result<Trace>::failure(read.error());
+    const Result<uint64_t> countersLost = counters.finish(index.complete);
+    if (!countersLost) return Result<Trace>::failure(countersLost.error());
 
     if (index.complete) {
         if (Status complete = decoder.checkComplete(); !complete)
@@ -242,8 +299,11 @@ Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& op
         trace.diagnostics.push_back({Severity::Warning, "reader",
             "The report was cut short after " + std::to_string(index.validBytes) + " of "
                 + std::to_string(file.size()) + " bytes: " + std::to_string(kept) + " events were recovered"
-                + (sawTracks ? " and " + std::to_string(lost) + " events after the cut are lost."
-                             : "; the track list and all events after it are lost.")});
+                + (sawTracks ? " and " + std::to_string(lost) + " events after the cut are lost"
+                             : "; the track list and all events after it are lost")
+                + (countersLost.value() > 0
+                        ? ", with " + std::to_string(countersLost.value()) + " counter samples."
+                        : ".")});
     }
     if (options.buildIndexes) trace.buildIndexes(options.threads);
     return trace;

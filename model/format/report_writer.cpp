@@ -1,8 +1,10 @@
 // Writes a Trace as a .rep file: preamble, header, string increments, entities, descriptors,
-// track list, one event batch per (track, lane, slice of eventsPerChunk events), diagnostics,
-// footer and trailer. Batches are encoded and compressed on all cores; frames are written in
-// a fixed order, so equal traces give byte-identical files.
+// track list, one event batch per (track, lane, slice of eventsPerChunk events), counter
+// definitions and batches (when the trace has counters), diagnostics, footer and trailer. Batches are encoded
+// and compressed on all cores; frames are written in a fixed order, so equal traces give byte-identical
+// files.
 #include "model/common/parallel_for.h"
+#include "model/format/counter_chunks.h"
 #include "model/format/proto_convert.h"
 #include "model/format/report_io.h"
 
@@ -169,20 +171,41 @@ Status writeReport(const Trace& trace, const std::string& path, const WriteOptio
         },
         ChunkKind::Tracks);
 
-    // Event batches: encode and compress in parallel, write in plan order.
+    // Batches: encoded and compressed in parallel, written in plan order.
+    auto writeBatches = [&](size_t total, ChunkKind kind, auto encode, auto footerBatch) {
+        constexpr size_t kWindow = 64; // frames held in memory at once
+        for (size_t base = 0; base < total; base += kWindow) {
+            const size_t count = std::min(kWindow, total - base);
+            std::vector<std::string> encoded(count);
+            parallelFor(count, [&](size_t i) {
+                rep::Chunk chunk;
+                encode(base + i, chunk);
+                encoded[i] = frames.compressChunk(chunk, kind);
+            });
+            for (size_t i = 0; i < count; ++i)
+                frames.write(encoded[i], kind, footer, footerBatch(base + i));
+        }
+    };
     const auto batches = planBatches(trace, std::max(1u, options.eventsPerChunk));
-    constexpr size_t kWindow = 64; // frames held in memory at once
-    for (size_t base = 0; base < batches.size(); base += kWindow) {
-        const size_t count = std::min(kWindow, batches.size() - base);
-        std::vector<std::string> encoded(count);
-        parallelFor(count, [&](size_t i) {
-            rep::Chunk chunk;
-            const BatchSpec& spec = batches[base + i];
-            encodeBatch(trace.tracks[spec.track], spec, *chunk.mutable_events());
-            encoded[i] = frames.compressChunk(chunk, ChunkKind::Events);
-        });
-        for (size_t i = 0; i < count; ++i)
-            frames.write(encoded[i], ChunkKind::Events, footer, &batches[base + i]);
+    writeBatches(
+        batches.size(), ChunkKind::Events,
+        [&](size_t i, rep::Chunk& chunk) {
+            encodeBatch(trace.tracks[batches[i].track], batches[i], *chunk.mutable_events());
+        },
+        [&](size_t i) { return &batches[i]; });
+
+    // Counter series, when there are any (reports without them stay as before).
+    if (!trace.counterTimelines.empty()) {
+        writeChunk(
+            [&](rep::Chunk& c) { rep::encodeCounterDefinitions(trace, *c.mutable_counter_definitions()); },
+            ChunkKind::CounterDefinitions);
+        const auto counterBatches = rep::planCounterBatches(trace, std::max(1u, options.eventsPerChunk));
+        writeBatches(
+            counterBatches.size(), ChunkKind::CounterBatch,
+            [&](size_t i, rep::Chunk& chunk) {
+                rep::encodeCounterBatch(trace, counterBatches[i], *chunk.mutable_counter_batch());
+            },
+            [](size_t) { return static_cast<const BatchSpec*>(nullptr); });
     }
 
     writeChunk([&](rep::Chunk& c) { rep::toProto(trace.diagnostics, *c.mutable_diagnostics()); },

@@ -32,10 +32,22 @@ void Trace::buildIndexes(unsigned workerCount)
     parallelFor(
         order.size(), [&](size_t i) { buildLaneLods(tracks[order[i]], m_laneLods[order[i]]); }, workerCount);
 
+    m_counterLods.assign(counterSeries.size(), {});
+    parallelFor(
+        counterSeries.size(),
+        [&](size_t i) { m_counterLods[i].build(timelineOf(counterSeries[i]), counterSeries[i].values); },
+        workerCount);
+
     correlation.build(*this);
 
     span = {};
     bool any = false;
+    for (const CounterTimeline& timeline : counterTimelines) {
+        if (timeline.starts.empty()) continue;
+        span.start = any ? std::min(span.start, timeline.starts.front()) : timeline.starts.front();
+        span.end = any ? std::max(span.end, timeline.end) : timeline.end;
+        any = true;
+    }
     for (const auto& t : tracks) {
         for (uint32_t l = 0; l < t.laneCount(); ++l) {
             const auto lane = t.lane(l);
@@ -67,6 +79,20 @@ IndexRange Trace::eventsContainedIn(TrackId track, uint32_t lane, TimeRange rang
     // Ends are sorted within a lane too: the events ending by range.end form a prefix.
     const uint32_t last = firstEndingAfter(t, all, std::max(range.end, range.start + 1));
     return {first, std::max(first, last)};
+}
+
+CounterSummary Trace::counterSummary(uint32_t series, TimeRange range) const
+{
+    if (series >= m_counterLods.size()) return {};
+    const CounterSeries& s = counterSeries[series];
+    return m_counterLods[series].summarize(timelineOf(s), s.values, range);
+}
+
+void Trace::counterLod(uint32_t series, TimeRange window, std::span<CounterSummary> out) const
+{
+    if (series >= m_counterLods.size()) return;
+    const CounterSeries& s = counterSeries[series];
+    m_counterLods[series].query(timelineOf(s), s.values, window, out);
 }
 
 void Trace::laneLod(TrackId track, uint32_t lane, TimeRange window, std::span<LodColumn> out) const
@@ -113,6 +139,12 @@ size_t Trace::residentBytes() const
     bytes += kernelLaunches.capacity() * sizeof(KernelLaunch) + memoryOps.capacity() * sizeof(MemoryOp)
         + syncOps.capacity() * sizeof(SyncOp) + nvtxAttributes.capacity() * sizeof(NvtxAttributes)
         + apiResults.capacity() * sizeof(ApiResult);
+    for (const CounterTimeline& timeline : counterTimelines)
+        bytes += sizeof(CounterTimeline) + timeline.starts.capacity() * sizeof(Timestamp);
+    for (const CounterSeries& series : counterSeries)
+        bytes += sizeof(CounterSeries) + series.values.capacity() * sizeof(double);
+    for (const CounterLod& lod : m_counterLods)
+        bytes += sizeof(CounterLod) + lod.residentBytes();
     return bytes;
 }
 

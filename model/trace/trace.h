@@ -7,14 +7,17 @@
 // events overlap a time window (windowEvents), which start in a range (eventsStartingIn) or lie
 // inside it (eventsContainedIn), and
 // what W pixel columns over a window show (laneLod, trackLod, about O(W + log n) each). They
-// never reach into the per-lane indexes themselves.
+// never reach into the per-lane indexes themselves. Counter series (GPU metrics) answer the
+// same two questions: counterSummary over a range, counterLod per pixel column.
 #pragma once
 
+#include "model/core/counters.h"
 #include "model/core/descriptors.h"
 #include "model/core/entities.h"
 #include "model/core/metadata.h"
 #include "model/core/string_table.h"
 #include "model/core/track.h"
+#include "model/index/counter_lod.h"
 #include "model/index/lod.h"
 #include "model/trace/correlation_index.h"
 
@@ -46,6 +49,10 @@ struct Trace
     std::vector<Track> tracks;
     std::vector<Diagnostic> diagnostics;
 
+    // Sampled values (model/core/counters.h): each series refers to one timeline.
+    std::vector<CounterTimeline> counterTimelines;
+    std::vector<CounterSeries> counterSeries;
+
     // Derived by buildIndexes().
     CorrelationIndex correlation;
     TimeRange span; // from the earliest start to the latest end
@@ -69,8 +76,19 @@ struct Trace
     // The same for a whole track: per column the busiest lane's fraction, summed counts and
     // the longest event of any lane.
     void trackLod(TrackId track, TimeRange window, std::span<LodColumn> out) const;
+    // Counter series `series` over `range`: minimum, maximum, time-weighted mean.
+    CounterSummary counterSummary(uint32_t series, TimeRange range) const;
+    // The same for out.size() pixel columns over `window`.
+    void counterLod(uint32_t series, TimeRange window, std::span<CounterSummary> out) const;
+    const CounterTimeline& timelineOf(const CounterSeries& series) const
+    {
+        return counterTimelines[series.timeline];
+    }
     // Whether buildIndexes() has run since the tracks last changed.
-    bool indexesBuilt() const { return m_laneLods.size() == tracks.size(); }
+    bool indexesBuilt() const
+    {
+        return m_laneLods.size() == tracks.size() && m_counterLods.size() == counterSeries.size();
+    }
 
     size_t eventCount() const;
     size_t eventCount(TrackKind kind) const;
@@ -84,6 +102,7 @@ struct Trace
 
 private:
     std::vector<std::vector<LaneLod>> m_laneLods; // per track, one per lane (buildIndexes)
+    std::vector<CounterLod> m_counterLods; // per counter series (buildIndexes)
 };
 
 } // namespace sightline

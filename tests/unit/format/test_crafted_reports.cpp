@@ -208,3 +208,52 @@ TEST_CASE("damage inside a complete report is called damage, never a cut")
     }
     CHECK(refused > 1500); // almost every bit is under a checksum
 }
+
+TEST_CASE("counter definitions claiming more samples than the file holds are refused before allocating")
+{
+    const auto dir = test::scratchDir("crafted-6");
+    const Chunks good = split(goodReport(dir));
+    const long before = test::peakResidentKilobytes();
+
+    Chunks huge = good;
+    firstChunk(huge, ChunkKind::CounterDefinitions)
+        .mutable_counter_definitions()
+        ->mutable_timelines(0)
+        ->set_samples(uint64_t(1) << 40);
+    CHECK_THAT(refusal(dir, "huge-timeline.rep", join(huge)), Catch::Contains("more samples"));
+
+    Chunks orphan = good;
+    firstChunk(orphan, ChunkKind::CounterDefinitions)
+        .mutable_counter_definitions()
+        ->mutable_series(0)
+        ->set_timeline(7);
+    CHECK_THAT(refusal(dir, "orphan-series.rep", join(orphan)), Catch::Contains("missing timeline"));
+
+    Chunks backwards = good;
+    auto* starts
+        = firstChunk(backwards, ChunkKind::CounterBatch).mutable_counter_batch()->mutable_start_delta();
+    starts->Set(1, -5);
+    CHECK_THAT(refusal(dir, "backwards.rep", join(backwards)), Catch::Contains("out of time order"));
+
+    Chunks missing = good;
+    std::erase_if(missing.chunks, [](const auto& c) { return c.first == ChunkKind::CounterBatch; });
+    CHECK_THAT(refusal(dir, "no-samples.rep", join(missing)), Catch::Contains("more samples"));
+
+    CHECK(test::peakResidentKilobytes() - before < 256 * 1024);
+}
+
+TEST_CASE("chunks of a kind added by a newer writer are skipped with a diagnostic")
+{
+    const auto dir = test::scratchDir("crafted-7");
+    Chunks report = split(goodReport(dir));
+    rep::Chunk future;
+    future.mutable_diagnostics()->add_items()->set_text("from the future");
+    report.chunks.emplace_back(ChunkKind(rep::kLastKnownChunkKind + 3), future);
+    const std::string path = (dir / "future.rep").string();
+    test::writeFileBytes(path, join(report));
+    const Result<Trace> opened = readReport(path);
+    REQUIRE(opened);
+    CHECK(opened->eventCount() == test::randomTrace({}).eventCount());
+    REQUIRE_FALSE(opened->diagnostics.empty());
+    CHECK_THAT(opened->diagnostics.back().text, Catch::Contains("newer version"));
+}

@@ -2,6 +2,7 @@
 
 #include "model/build/trace_builder.h"
 
+#include <cmath>
 #include <string>
 
 namespace sightline::test {
@@ -36,6 +37,34 @@ void nestedRanges(Rng& rng, Timestamp begin, Timestamp end, int depth, uint32_t&
 }
 
 } // namespace
+
+CounterTimeline randomTimeline(Rng& rng, uint32_t samples, Timestamp start)
+{
+    CounterTimeline timeline;
+    Timestamp t = start;
+    for (uint32_t i = 0; i < samples; ++i) {
+        timeline.starts.push_back(t);
+        t += 1 + Timestamp(rng.chance(2) ? rng.below(100000) : rng.below(200));
+    }
+    timeline.end = t;
+    return timeline;
+}
+
+std::vector<double> randomCounterValues(Rng& rng, size_t samples)
+{
+    std::vector<double> values(samples);
+    for (size_t i = 0; i < samples; ++i) {
+        if (rng.chance(3)) {
+            const size_t run = std::min<size_t>(samples - i, 1 + rng.below(80));
+            for (size_t j = 0; j < run; ++j)
+                values[i + j] = std::nan("");
+            i += run - 1;
+            continue;
+        }
+        values[i] = double(rng.below(10001)) / 100.0;
+    }
+    return values;
+}
 
 Trace randomTrace(const RandomTraceOptions& o)
 {
@@ -135,6 +164,27 @@ Trace randomTrace(const RandomTraceOptions& o)
     b.addGpu(
         {DeviceId(0), "NVIDIA H200", "GPU-0", "0000:19:00.0", 9, 0, 132, 141ull << 30, 1980000, 2619000});
     b.addDiagnostic({Severity::Warning, "test", "a diagnostic"});
+    const uint32_t metrics
+        = b.addCounterTimeline(randomTimeline(rng, o.counterSamples, Timestamp(rng.below(1000))));
+    for (const char* name : {"SMs Active", "Tensor Active"}) {
+        CounterSeries series;
+        series.device = DeviceId(0);
+        series.timeline = metrics;
+        series.name = name;
+        series.unit = "%";
+        series.description = std::string(name) + " of the test";
+        series.resolution = 0.01;
+        series.values = randomCounterValues(rng, o.counterSamples);
+        b.addCounterSeries(std::move(series));
+    }
+    CounterSeries memory;
+    memory.source = CounterSource::GpuMemory;
+    memory.device = DeviceId(0);
+    memory.timeline = b.addCounterTimeline({{Timestamp(rng.below(5000))}, Timestamp(5000 + rng.below(5000))});
+    memory.name = "Memory";
+    memory.unit = "B";
+    memory.values = {double(rng.below(1ull << 40))};
+    b.addCounterSeries(std::move(memory));
     return b.build();
 }
 

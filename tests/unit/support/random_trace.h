@@ -14,9 +14,17 @@ struct RandomTraceOptions
     uint32_t eventsPerTrack = 2000;
     uint32_t threads = 3;
     uint32_t streams = 3;
+    uint32_t counterSamples = 3000; // per GPU metrics timeline (there is also a one-sample one)
 };
 
 Trace randomTrace(const RandomTraceOptions& options);
+
+class Rng;
+// A counter timeline of `samples` samples from `start`, spaced 1 to 200 ns apart with some
+// long gaps.
+CounterTimeline randomTimeline(Rng& rng, uint32_t samples, Timestamp start);
+// Values for it: percentages at 0.01 resolution, with runs of unknown (NaN) samples.
+std::vector<double> randomCounterValues(Rng& rng, size_t samples);
 
 // A tiny deterministic generator (splitmix64).
 class Rng

@@ -18,6 +18,8 @@ std::string firstDifference(const Trace& a, const Trace& b)
     if (a.syncOps != b.syncOps) return "sync op descriptors";
     if (a.nvtxAttributes != b.nvtxAttributes) return "NVTX attribute descriptors";
     if (a.diagnostics != b.diagnostics) return "diagnostics";
+    if (a.counterTimelines != b.counterTimelines) return "counter timelines";
+    if (a.counterSeries != b.counterSeries) return "counter series";
     if (a.tracks.size() != b.tracks.size()) return "track count";
     for (size_t t = 0; t < a.tracks.size(); ++t) {
         const Track& x = a.tracks[t];

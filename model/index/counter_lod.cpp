@@ -1,0 +1,136 @@
+#include "model/index/counter_lod.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sightline {
+
+double CounterSummary::mean() const
+{
+    return covered > 0 ? weightedSum / double(covered) : std::nan("");
+}
+
+void CounterSummary::add(const CounterSummary& other)
+{
+    min = std::min(min, other.min);
+    max = std::max(max, other.max);
+    weightedSum += other.weightedSum;
+    covered += other.covered;
+    samples += other.samples;
+}
+
+void CounterSummary::addSample(double value, Duration overlap)
+{
+    if (std::isnan(value) || overlap <= 0) return;
+    min = std::min(min, value);
+    max = std::max(max, value);
+    weightedSum += value * double(overlap);
+    covered += overlap;
+    ++samples;
+}
+
+void CounterLod::build(const CounterTimeline& timeline, std::span<const double> values)
+{
+    m_blocks.clear();
+    m_levelStart.assign(1, 0);
+    const uint64_t n = std::min<uint64_t>(timeline.size(), values.size());
+    // Level 0 from the samples.
+    for (uint64_t first = 0; first + kBlock <= n; first += kBlock) {
+        CounterSummary s;
+        for (uint64_t i = first; i < first + kBlock; ++i)
+            s.addSample(values[i], timeline.sampleEnd(i) - timeline.starts[i]);
+        m_blocks.push_back({s.min, s.max, s.weightedSum, s.covered, uint32_t(s.samples)});
+    }
+    m_levelStart.push_back(m_blocks.size());
+    // Level k + 1 from level k, while a level has whole blocks to sum.
+    while (m_levelStart.back() - m_levelStart[m_levelStart.size() - 2] >= kBlock) {
+        const size_t begin = m_levelStart[m_levelStart.size() - 2], end = m_levelStart.back();
+        for (size_t first = begin; first + kBlock <= end; first += kBlock) {
+            Block sum {
+                std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(), 0, 0, 0};
+            for (size_t b = first; b < first + kBlock; ++b) {
+                const Block& part = m_blocks[b];
+                sum.min = std::min(sum.min, part.min);
+                sum.max = std::max(sum.max, part.max);
+                sum.weightedSum += part.weightedSum;
+                sum.covered += part.covered;
+                sum.samples += part.samples;
+            }
+            m_blocks.push_back(sum);
+        }
+        m_levelStart.push_back(m_blocks.size());
+    }
+    m_blocks.shrink_to_fit();
+}
+
+CounterSummary CounterLod::wholeSamples(
+    const CounterTimeline& timeline, std::span<const double> values, uint64_t first, uint64_t last) const
+{
+    CounterSummary sum;
+    const size_t levels = m_levelStart.empty() ? 0 : m_levelStart.size() - 1;
+    uint64_t i = first;
+    while (i < last) {
+        if (levels == 0 || i % kBlock != 0 || i + kBlock > last) {
+            sum.addSample(values[i], timeline.sampleEnd(i) - timeline.starts[i]);
+            ++i;
+            continue;
+        }
+        // The largest block that starts at i and ends by `last`.
+        size_t level = 0;
+        uint64_t size = kBlock;
+        while (level + 1 < levels && i % (size << kBlockShift) == 0 && i + (size << kBlockShift) <= last) {
+            size <<= kBlockShift;
+            ++level;
+        }
+        const Block& b = block(level, i / size);
+        sum.add({b.min, b.max, b.weightedSum, b.covered, b.samples});
+        i += size;
+    }
+    return sum;
+}
+
+CounterSummary CounterLod::summarize(
+    const CounterTimeline& timeline, std::span<const double> values, TimeRange range) const
+{
+    CounterSummary sum;
+    const auto& starts = timeline.starts;
+    const uint64_t n = std::min<uint64_t>(starts.size(), values.size());
+    if (n == 0 || range.empty() || range.end <= starts.front() || range.start >= timeline.end) return sum;
+    // Samples [first, last) start before the range ends; the first may start before it.
+    uint64_t first
+        = uint64_t(std::upper_bound(starts.begin(), starts.begin() + n, range.start) - starts.begin());
+    if (first > 0) --first;
+    const uint64_t last
+        = uint64_t(std::lower_bound(starts.begin(), starts.begin() + n, range.end) - starts.begin());
+    if (first >= last) return sum;
+    auto overlap = [&](uint64_t i) {
+        return std::min(timeline.sampleEnd(i), range.end) - std::max(starts[i], range.start);
+    };
+    sum.addSample(values[first], overlap(first));
+    if (last - first >= 2) {
+        sum.add(wholeSamples(timeline, values, first + 1, last - 1));
+        sum.addSample(values[last - 1], overlap(last - 1));
+    }
+    return sum;
+}
+
+void CounterLod::query(const CounterTimeline& timeline, std::span<const double> values, TimeRange window,
+    std::span<CounterSummary> out) const
+{
+    const size_t columns = out.size();
+    if (columns == 0 || window.empty()) return;
+    __extension__ typedef __int128 WideInt;
+    const WideInt width = window.duration();
+    for (size_t c = 0; c < columns; ++c) {
+        const Timestamp from = window.start + Timestamp(width * WideInt(c) / WideInt(columns));
+        const Timestamp to = window.start + Timestamp(width * WideInt(c + 1) / WideInt(columns));
+        out[c] = summarize(timeline, values, {from, to});
+    }
+}
+
+size_t CounterLod::residentBytes() const
+{
+    return m_blocks.capacity() * sizeof(Block) + m_levelStart.capacity() * sizeof(size_t);
+}
+
+} // namespace sightline

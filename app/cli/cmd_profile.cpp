@@ -4,6 +4,8 @@
 #include "app/cli/cli_args.h"
 #include "app/cli/commands.h"
 #include "app/cli/profile_args.h"
+#include "collector/launcher/gpu_sampler_process.h"
+#include "collector/launcher/inject_environment.h"
 #include "collector/launcher/profile_command.h"
 
 #include <iostream>
@@ -19,6 +21,7 @@ int runProfile(const std::vector<std::string>& args)
         std::cout << profileUsage();
         return 0;
     }
+    if (options.listGpuMetricSets) return collector::listGpuMetricSets(collector::findCuptiLibrary());
     const collector::ProfileOutcome outcome = collector::profile(options);
     if (options.stats && !outcome.reportPath.empty()) runStats({outcome.reportPath});
     return outcome.exitCode;

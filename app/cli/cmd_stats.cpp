@@ -3,6 +3,7 @@
 #include "app/cli/cli_args.h"
 #include "app/cli/commands.h"
 #include "app/cli/stats_output.h"
+#include "model/stats/counter_stats.h"
 #include "model/stats/stats_engine.h"
 #include "model/stats/stats_table.h"
 #include "model/text/time_text.h"
@@ -28,29 +29,67 @@ void printStatsUsage(std::ostream& out)
     for (size_t i = 0; i < names.size(); ++i)
         out << (i > 0 ? ", " : "") << names[i];
     out << "\n"
+           "                       and, for reports with GPU metrics: ";
+    const std::vector<std::string_view> counters = counterReportNames();
+    for (size_t i = 0; i < counters.size(); ++i)
+        out << (i > 0 ? ", " : "") << counters[i];
+    out << "\n"
            "  -f, --format FORMAT  table (default), csv or json\n"
            "      --range S:E      only events that START in [S, E); times in ns, or with a unit\n"
            "                       (ns, us, ms, s), e.g. --range 1.5s:2s\n"
            "  -h, --help           show this help\n";
 }
 
-// "cuda_api_sum,nvtx_sum" -> ids; the first unknown name is a usage error.
-Result<std::vector<StatsReportId>> parseReportList(const std::string& list)
+// One report asked for: an nsys-style report, or a counter report (counter_stats.h) by name.
+struct ReportRequest
 {
-    using Failure = Result<std::vector<StatsReportId>>;
-    std::vector<StatsReportId> ids;
+    std::optional<StatsReportId> id;
+    std::string counterName;
+};
+
+bool isCounterReport(std::string_view name)
+{
+    const std::vector<std::string_view> names = counterReportNames();
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// "cuda_api_sum,nvtx_sum" -> requests; the first unknown name is a usage error.
+Result<std::vector<ReportRequest>> parseReportList(const std::string& list)
+{
+    using Failure = Result<std::vector<ReportRequest>>;
+    std::vector<ReportRequest> requests;
     size_t begin = 0;
     while (begin <= list.size()) {
         const size_t comma = std::min(list.find(',', begin), list.size());
         const std::string_view name = std::string_view(list).substr(begin, comma - begin);
         begin = comma + 1;
         if (name.empty()) continue;
+        if (isCounterReport(name)) {
+            requests.push_back({std::nullopt, std::string(name)});
+            continue;
+        }
         Result<StatsReportId> id = findStatsReport(name);
         if (!id) return Failure::failure(id.error());
-        ids.push_back(id.value());
+        requests.push_back({id.value(), {}});
     }
-    if (ids.empty()) return Failure::failure("--report needs at least one report name.");
-    return ids;
+    if (requests.empty()) return Failure::failure("--report needs at least one report name.");
+    return requests;
+}
+
+// The tables in the order asked; nsys-style reports are computed together (on all cores).
+std::vector<StatsTable> computeTables(
+    const Trace& trace, const std::vector<ReportRequest>& requests, std::optional<TimeRange> range)
+{
+    std::vector<StatsReportId> ids;
+    for (const ReportRequest& request : requests)
+        if (request.id) ids.push_back(*request.id);
+    std::vector<StatsReport> reports = computeReports(trace, ids, range);
+    std::vector<StatsTable> tables;
+    size_t next = 0;
+    for (const ReportRequest& request : requests)
+        tables.push_back(
+            request.id ? toTable(reports[next++]) : *counterReport(request.counterName, trace, range));
+    return tables;
 }
 
 std::string emptyNote(const StatsTable& table, const std::string& file, bool ranged)
@@ -77,14 +116,14 @@ int runStats(const std::vector<std::string>& arguments)
     const std::vector<std::string>& files = args.positional();
     if (files.size() != 1) return usageError("stats", "expected exactly one trace file.");
 
-    std::vector<StatsReportId> ids;
+    std::vector<ReportRequest> requests;
     if (reportOption) {
-        Result<std::vector<StatsReportId>> parsed = parseReportList(*reportOption);
+        Result<std::vector<ReportRequest>> parsed = parseReportList(*reportOption);
         if (!parsed) return usageError("stats", parsed.error());
-        ids = std::move(parsed.value());
+        requests = std::move(parsed.value());
     } else {
         for (const StatsReportInfo& info : statsReportCatalog())
-            ids.push_back(info.id);
+            requests.push_back({info.id, {}});
     }
 
     StatsFormat format = StatsFormat::Table;
@@ -108,9 +147,10 @@ int runStats(const std::vector<std::string>& arguments)
     const std::optional<Trace> trace = openTraceOrReport(files.front());
     if (!trace) return 1;
 
-    std::vector<StatsTable> tables;
-    for (const StatsReport& report : computeReports(*trace, ids, range))
-        tables.push_back(toTable(report));
+    if (!reportOption && !trace->counterSeries.empty())
+        for (std::string_view name : counterReportNames())
+            requests.push_back({std::nullopt, std::string(name)});
+    const std::vector<StatsTable> tables = computeTables(*trace, requests, range);
 
     switch (format) {
     case StatsFormat::Table:

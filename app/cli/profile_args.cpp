@@ -1,7 +1,9 @@
 #include "app/cli/profile_args.h"
 
 #include "app/cli/cli_args.h"
+#include "collector/sampler/metric_sets.h"
 
+#include <cctype>
 #include <cmath>
 #include <sstream>
 
@@ -26,7 +28,22 @@ constexpr OptionSpec kOptions[] = {
     {"show-output", "", true}, // a value, so that `--show-output false` reads as before
     {"quiet", "q", false},
     {"help", "h", false},
+    {"gpu-metrics-devices", "", true},
+    {"gpu-metrics-device", "", true}, // the older nsys spelling
+    {"gpu-metrics-frequency", "", true},
+    {"gpu-metrics-set", "", true},
 };
+
+// "none", "all", or device ordinals separated by commas.
+bool validDeviceList(const std::string& value)
+{
+    if (value == "none" || value == "all") return true;
+    if (value.empty() || value.front() == ',' || value.back() == ',') return false;
+    for (size_t i = 0; i < value.size(); ++i)
+        if (!(std::isdigit(static_cast<unsigned char>(value[i])) || (value[i] == ',' && value[i - 1] != ',')))
+            return false;
+    return true;
+}
 
 std::optional<Duration> parseSeconds(const std::string& text)
 {
@@ -126,6 +143,21 @@ Status apply(ProfileOptions& o, std::string_view name, const std::string& value)
             return Status::failure(
                 bad + "give a number of seconds, for example --" + std::string(name) + "=5");
         (name == "delay" ? o.capture.delay : o.capture.duration) = *ns;
+    } else if (name == "gpu-metrics-devices" || name == "gpu-metrics-device") {
+        if (!validDeviceList(value))
+            return Status::failure(bad + "use none, all, or device numbers such as 0,1");
+        o.gpuMetricsDevices = value;
+    } else if (name == "gpu-metrics-frequency") {
+        const auto hz = parseNanoseconds(value); // a plain non-negative integer
+        if (!hz || *hz < 10 || *hz > 200000)
+            return Status::failure(bad + "give a whole number of samples per second from 10 to 200000");
+        o.gpuMetricsFrequency = uint32_t(*hz);
+    } else if (name == "gpu-metrics-set") {
+        if (value == "help")
+            o.listGpuMetricSets = true;
+        else if (!sampler::findMetricSet(value))
+            return Status::failure(bad + "run --gpu-metrics-set=help for the sets there are");
+        o.gpuMetricsSet = value;
     } else if (name == "env-var") {
         if (value.find('=') == std::string::npos) return Status::failure(bad + "give NAME=VALUE");
         applyEnvironment(o, value);
@@ -165,6 +197,7 @@ Result<ProfileOptions> parseProfileArgs(const std::vector<std::string>& argument
     for (const GivenOption& given : args.given()) // in order, so a repeated option's last value wins
         if (const Status applied = apply(o, given.name, given.value); !applied)
             return Failure::failure(applied.error());
+    if (o.listGpuMetricSets) return o;
     o.command = args.positional();
     if (const Status valid = validate(o); !valid) return Failure::failure(valid.error());
     return o;
@@ -187,6 +220,9 @@ std::string profileUsage()
            "  -e, --env-var=NAME=VALUE   set a variable for the target (repeatable, or A=1,B=2)\n"
            "      --show-output=BOOL     pass the target's stdout and stderr through (default true)\n"
            "  -q, --quiet                print nothing but errors\n"
+           "      --gpu-metrics-devices=none|all|N[,M]  sample GPU metrics of these GPUs (default none)\n"
+           "      --gpu-metrics-frequency=HZ  samples per second, 10 to 200000 (default 10000)\n"
+           "      --gpu-metrics-set=NAME  general (default), sm or tensor; help lists them\n"
            "  -h, --help                 this text\n";
 }
 

@@ -1,6 +1,7 @@
 #include "collector/launcher/profile_command.h"
 
 #include "collector/convert/assemble/spool_merge.h"
+#include "collector/launcher/gpu_sampler_process.h"
 #include "collector/launcher/inject_environment.h"
 #include "collector/launcher/live_progress.h"
 #include "collector/launcher/output_path.h"
@@ -109,6 +110,17 @@ ProfileOutcome profile(const ProfileOptions& options)
     session.workingDirectory = std::filesystem::current_path(cwdError).string();
     session.launcherTicks = launcherTickSource();
 
+    // GPU metrics: the sampler runs beside the target, from before it starts until it exits.
+    GpuSamplerProcess sampler;
+    std::string samplerProblem;
+    if (options.gpuMetrics()) {
+        progress.say("Starting GPU metrics sampling...");
+        if (Status started = sampler.start(options, spoolDir, findCuptiLibrary()); !started) {
+            samplerProblem = started.error();
+            Progress::error(samplerProblem);
+        }
+    }
+
     progress.say("Collecting data...");
     TargetProcess target;
     session.start = spool::samplePair(session.launcherTicks);
@@ -136,6 +148,7 @@ ProfileOutcome profile(const ProfileOptions& options)
     };
     const TargetExit exit = target.wait(stopAfter, reportProgress, Duration(interval * 1e9));
     session.end = spool::samplePair(session.launcherTicks);
+    sampler.stop();
 
     if (reportPath.empty()) {
         Result<std::string> path
@@ -147,6 +160,11 @@ ProfileOutcome profile(const ProfileOptions& options)
         reportPath = path.value();
     }
     MergedReport merged = mergeSpools(session);
+    if (!samplerProblem.empty())
+        merged.trace.diagnostics.push_back({Severity::Warning, "collector", samplerProblem});
+    // What went wrong with GPU metrics is said here too, not only in the report.
+    for (const Diagnostic& d : merged.trace.diagnostics)
+        if (d.text.starts_with("GPU metrics") && d.severity != Severity::Info) Progress::error(d.text);
     progress.say("Processing " + std::to_string(merged.events) + " events from "
         + std::to_string(merged.spoolFiles) + " process recording(s)...");
     // The spool files are read: they go (hundreds of megabytes take a while) as the report is written.

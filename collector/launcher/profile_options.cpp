@@ -25,6 +25,11 @@ KeyValueList ProfileOptions::asMetadata() const
     if (capture.duration) list.emplace_back("duration", std::to_string(double(*capture.duration) / 1e9));
     for (const auto& [name, value] : environment)
         list.emplace_back("env-var", name + "=" + value);
+    if (gpuMetrics()) {
+        list.emplace_back("gpu-metrics-devices", gpuMetricsDevices);
+        list.emplace_back("gpu-metrics-frequency", std::to_string(gpuMetricsFrequency));
+        list.emplace_back("gpu-metrics-set", gpuMetricsSet);
+    }
     return list;
 }
 

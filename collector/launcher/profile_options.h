@@ -27,6 +27,13 @@ struct ProfileOptions
     bool help = false;
     std::vector<std::string> command; // the program and its arguments
 
+    // GPU metrics (collector/sampler): "none", "all" or device ordinals "0,2".
+    std::string gpuMetricsDevices = "none";
+    uint32_t gpuMetricsFrequency = 10000; // Hz, 10 to 200000
+    std::string gpuMetricsSet = "general";
+    bool listGpuMetricSets = false; // --gpu-metrics-set=help
+    bool gpuMetrics() const { return gpuMetricsDevices != "none"; }
+
     std::string traceList() const; // "cuda,nvtx,osrt" or "none"
     // The options as the report's metadata lists them.
     KeyValueList asMetadata() const;

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # The collector's GPU checks, in one command: builds the test programs with nvcc, profiles each
 # with `sightline profile`, exports the reports to SQLite and checks them (check_report.py),
-# compares a PyTorch loop with torch.profiler, and measures the overheads.
+# compares a PyTorch loop with torch.profiler, checks the GPU metrics (check_gpu_metrics.py) and
+# measures the overheads.
 #
 #   tests/gpu/run.sh            results in $OUT (default ./gpu-results): results.txt, reports/
+#   SIGHTLINE_GPU_ONLY=metrics tests/gpu/run.sh     the GPU metrics section alone
+#   GPU_METRICS_EXPECT_REFUSED=1 tests/gpu/run.sh   where the GPU refuses its counters (gVisor):
+#                                                   the metrics section checks the refusal only
 #
 # Needs: an NVIDIA GPU, CUDA at /usr/local/cuda (or CUDA_HOME) with nvcc, python3 with torch,
 # and a built Sightline whose sightline binary has no shared protobuf/zstd/sqlite dependency:
@@ -30,20 +34,28 @@ sightline="$build/bin/sightline"
 "$sightline" profile --help > /dev/null 2>&1 || fail_setup "$sightline was built without the collector"
 profile=("$sightline" profile)
 
+# SIGHTLINE_GPU_ONLY=metrics runs the GPU metrics section alone (the machine lines and the tally
+# still print); unset or empty, every section runs.
+only=${SIGHTLINE_GPU_ONLY:-}
+[ -z "$only" ] || [ "$only" = metrics ] || fail_setup "SIGHTLINE_GPU_ONLY=$only: only 'metrics' can run alone"
+runs() { [ -z "$only" ] || [ "$only" = "$1" ]; }
+
 say "== machine"
 nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total --format=csv,noheader 2>&1 | tee -a "$results"
 say "nvcc: $("$cuda/bin/nvcc" --version | tail -1)"
 say "torch: $(python3 -c 'import torch; print(torch.__version__, "cuda", torch.version.cuda)' 2>&1 | tail -1)"
 say "profiler: ${profile[*]}"
 
-say "== build"
-for program in reduction copies graph capture_range launch_rate driver_launch; do
-    "$cuda/bin/nvcc" -O2 -std=c++17 -arch=native -I"$here" -I"$cuda/include" -o "$out/bin/$program" \
-        "$here/$program.cu" -lcuda > "$out/logs/build-$program.txt" 2>&1 || fail_setup "nvcc $program.cu (see logs/build-$program.txt)"
-done
-g++ -O2 -I"$cuda/include" -o "$out/bin/nvtx_flood" "$here/nvtx_flood.cpp" -ldl || fail_setup "g++ nvtx_flood.cpp"
-g++ -O2 -o "$out/bin/clock_cost" "$here/clock_cost.cpp" || fail_setup "g++ clock_cost.cpp"
-say "built: reduction copies graph capture_range launch_rate driver_launch nvtx_flood clock_cost"
+if [ -z "$only" ]; then
+    say "== build"
+    for program in reduction copies graph capture_range launch_rate driver_launch; do
+        "$cuda/bin/nvcc" -O2 -std=c++17 -arch=native -I"$here" -I"$cuda/include" -o "$out/bin/$program" \
+            "$here/$program.cu" -lcuda > "$out/logs/build-$program.txt" 2>&1 || fail_setup "nvcc $program.cu (see logs/build-$program.txt)"
+    done
+    g++ -O2 -I"$cuda/include" -o "$out/bin/nvtx_flood" "$here/nvtx_flood.cpp" -ldl || fail_setup "g++ nvtx_flood.cpp"
+    g++ -O2 -o "$out/bin/clock_cost" "$here/clock_cost.cpp" || fail_setup "g++ clock_cost.cpp"
+    say "built: reduction copies graph capture_range launch_rate driver_launch nvtx_flood clock_cost"
+fi
 
 # profile NAME [sightline options...] -- COMMAND...: profiles, exports to SQLite, keeps the log.
 profile_run() {
@@ -64,81 +76,133 @@ check() {
     python3 "$here/check_report.py" "$mode" "$out/reports/$name.sqlite" "$@" 2>&1 | tee -a "$results"
 }
 
-say "== CUDA programs"
-for streams in 1 4 8; do
-    name="reduction-$streams"
-    profile_run "$name" -t cuda,nvtx,osrt -- "$out/bin/reduction" "$streams" "$out/reports/$name.json" \
-        || say "FAIL $name: the program failed (see logs/$name.txt)"
-    check "$name" cuda "$out/reports/$name.json" "$name"
-done
-profile_run copies -t cuda,nvtx -- "$out/bin/copies" "$out/reports/copies.json" || say "FAIL copies: program failed"
-check copies cuda "$out/reports/copies.json" copies
-profile_run graph -t cuda,nvtx -- "$out/bin/graph" "$out/reports/graph.json" || say "FAIL graph: program failed"
-check graph cuda "$out/reports/graph.json" graph
-profile_run capture -t cuda -c cudaProfilerApi -- "$out/bin/capture_range" "$out/reports/capture.json" \
-    || say "FAIL capture: program failed"
-check capture cuda "$out/reports/capture.json" capture-range
-profile_run driver -t cuda,nvtx -- "$out/bin/driver_launch" "$out/reports/driver.json" \
-    || say "FAIL driver: program failed"
-check driver cuda "$out/reports/driver.json" driver-api
-profile_run launch-rate -t cuda -- "$out/bin/launch_rate" "$out/reports/launch-rate.json" 2 \
-    || say "FAIL launch-rate: program failed"
-say "$(grep -h 'launch rate' "$out/logs/launch-rate.txt")"
-check launch-rate cuda "$out/reports/launch-rate.json" launch-rate
-
-say "== PyTorch loop against torch.profiler"
-python3 "$here/torch_loop.py" --mode torchprof --out "$out/reports/torch-profiler.json" > "$out/logs/torch-profiler.txt" 2>&1 \
-    || say "FAIL torch: torch.profiler run failed (see logs/torch-profiler.txt)"
-profile_run torch-loop -t cuda,nvtx,osrt -- python3 "$here/torch_loop.py" --mode sightline \
-    || say "FAIL torch: profiled run failed (see logs/torch-loop.txt)"
-check torch-loop torch "$out/reports/torch-profiler.json" torch-loop
-
-say "== overhead: launch-bound PyTorch loop (x.add_(1) on one element)"
-OUT="$out" SIGHTLINE_BUILD="$build" bash "$here/overhead.sh" 5 | tee -a "$results"
-
-say "== collector hot paths (NVTX push+pop <= 30 ns, OS-runtime wrapper below threshold <= 20 ns)"
-say "clock cost (one read; pair-floor = two TSC reads + a 48-byte store, the least an NVTX pair can cost here): $("$out/bin/clock_cost" | tr '\n' ' ')"
-say "clock: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource) of" \
-    "[$(cat /sys/devices/system/clocksource/clocksource0/available_clocksource)]; cpu flags:" \
-    "$(grep -m1 '^flags' /proc/cpuinfo | grep -o -w -E 'constant_tsc|nonstop_tsc|tsc_known_freq|tsc_reliable|rdtscp' | tr '\n' ' ')"
-if [ -x "$build/bin/bench_collector" ]; then
-    SIGHTLINE_INJECT_LIBRARY="$build/lib/libsightline-inject.so" "$build/bin/bench_collector" 2>&1 \
-        | tee "$out/logs/bench-collector.txt" | tee -a "$results"
-    # A target the benchmark marks MISS is a failed check of this run.
-    grep MISS "$out/logs/bench-collector.txt" | sed 's/^/FAIL hot path: /; s/  */ /g' | tee -a "$results"
-    say "-- the same with SIGHTLINE_CLOCK=tsc (the TSC used even where the flags are hidden)"
-    SIGHTLINE_CLOCK=tsc SIGHTLINE_INJECT_LIBRARY="$build/lib/libsightline-inject.so" "$build/bin/bench_collector" 2>&1 \
-        | grep -E "NVTX|OS-runtime|mutex" | sed 's/PASS/pass/; s/MISS/miss/' | tee -a "$results"
-else
-    say "skipped: $build/bin/bench_collector was not built"
+if [ -z "$only" ]; then
+    say "== CUDA programs"
+    for streams in 1 4 8; do
+        name="reduction-$streams"
+        profile_run "$name" -t cuda,nvtx,osrt -- "$out/bin/reduction" "$streams" "$out/reports/$name.json" \
+            || say "FAIL $name: the program failed (see logs/$name.txt)"
+        check "$name" cuda "$out/reports/$name.json" "$name"
+    done
+    profile_run copies -t cuda,nvtx -- "$out/bin/copies" "$out/reports/copies.json" || say "FAIL copies: program failed"
+    check copies cuda "$out/reports/copies.json" copies
+    profile_run graph -t cuda,nvtx -- "$out/bin/graph" "$out/reports/graph.json" || say "FAIL graph: program failed"
+    check graph cuda "$out/reports/graph.json" graph
+    profile_run capture -t cuda -c cudaProfilerApi -- "$out/bin/capture_range" "$out/reports/capture.json" \
+        || say "FAIL capture: program failed"
+    check capture cuda "$out/reports/capture.json" capture-range
+    profile_run driver -t cuda,nvtx -- "$out/bin/driver_launch" "$out/reports/driver.json" \
+        || say "FAIL driver: program failed"
+    check driver cuda "$out/reports/driver.json" driver-api
+    profile_run launch-rate -t cuda -- "$out/bin/launch_rate" "$out/reports/launch-rate.json" 2 \
+        || say "FAIL launch-rate: program failed"
+    say "$(grep -h 'launch rate' "$out/logs/launch-rate.txt")"
+    check launch-rate cuda "$out/reports/launch-rate.json" launch-rate
 fi
 
-say "== processing time: 10M NVTX ranges, target exit to 'Generated:'"
-SIGHTLINE_TIMINGS=1 "${profile[@]}" -f -o "$out/reports/flood.rep" -t nvtx "$out/bin/nvtx_flood" 10000000 > "$out/logs/flood.txt" 2>&1
-done_ns=$(date +%s%N)
-exit_ns=$(awk '/target-exit-ns/ {print $2}' "$out/logs/flood.txt")
-python3 - "$exit_ns" "$done_ns" <<'EOF' | tee -a "$results"
+# check_metrics NAME MODE ARGS...: runs check_gpu_metrics.py on reports/NAME.rep, .sqlite and .json.
+check_metrics() {
+    local name=$1 mode=$2; shift 2
+    python3 "$here/check_gpu_metrics.py" "$mode" "$sightline" "$out/reports/$name.rep" "$out/reports/$name.sqlite" \
+        "$out/reports/$name.json" "$@" 2>&1 | tee -a "$results"
+}
+
+if runs metrics; then
+    say "== GPU metrics"
+    # GPU_METRICS_EXPECT_REFUSED=1 where the counters are refused (the H200 machines under gVisor):
+    # one profile, and the check that the report says why it has no metrics.
+    metrics=(--gpu-metrics-devices=all --gpu-metrics-frequency=10000)
+    if ! "$cuda/bin/nvcc" -O2 -std=c++17 -arch=native -I"$here" -I"$cuda/include" -o "$out/bin/gpu_metrics" \
+        "$here/gpu_metrics.cu" -lcuda -lcublas -Xlinker -rpath="$cuda/lib64" > "$out/logs/build-gpu_metrics.txt" 2>&1; then
+        say "FAIL gpu metrics: nvcc gpu_metrics.cu (see logs/build-gpu_metrics.txt)"
+    elif [ "${GPU_METRICS_EXPECT_REFUSED:-0}" = 1 ]; then
+        profile_run gm-refused -t cuda,nvtx "${metrics[@]}" -- "$out/bin/gpu_metrics" "$out/reports/gm-refused.json" \
+            || say "FAIL gm-refused: the program failed (see logs/gm-refused.txt)"
+        check_metrics gm-refused refused
+    else
+        # --cuda-memory-usage where this build has it (the memory row's check needs it).
+        memory=()
+        "$sightline" profile --help 2>&1 | grep -q -- --cuda-memory-usage && memory=(--cuda-memory-usage=true)
+        profile_run gm-phases -t cuda,nvtx "${metrics[@]}" "${memory[@]}" -- \
+            "$out/bin/gpu_metrics" "$out/reports/gm-phases.json" \
+            || say "FAIL gm-phases: the program failed (see logs/gm-phases.txt)"
+        grep -h -E '^(device 0|gpu_metrics)' "$out/logs/gm-phases.txt" | tee -a "$results"
+        check_metrics gm-phases phases 10000
+        if [ ${#memory[@]} -gt 0 ]; then
+            check_metrics gm-phases memory
+        else
+            say "FAIL gm-phases memory: this build has no --cuda-memory-usage"
+        fi
+        profile_run gm-100k -t cuda,nvtx --gpu-metrics-devices=all --gpu-metrics-frequency=100000 -- \
+            "$out/bin/gpu_metrics" "$out/reports/gm-100k.json" \
+            || say "FAIL gm-100k: the program failed (see logs/gm-100k.txt)"
+        check_metrics gm-100k spacing 100000
+        profile_run gm-long -t cuda,nvtx "${metrics[@]}" -- "$out/bin/gpu_metrics" "$out/reports/gm-long.json" --seconds 60 \
+            || say "FAIL gm-long: the program failed (see logs/gm-long.txt)"
+        check_metrics gm-long long 10000
+        # torch.profiler uses CUPTI in the target while the counters are sampled.
+        profile_run gm-torch -t cuda,nvtx "${metrics[@]}" -- python3 "$here/gpu_metrics_torch.py" "$out/reports/gm-torch.json" \
+            || say "FAIL gm-torch: the program failed (see logs/gm-torch.txt)"
+        grep -h '^gpu_metrics_torch' "$out/logs/gm-torch.txt" | tee -a "$results"
+        check_metrics gm-torch torch 10000
+    fi
+fi
+
+if [ -z "$only" ]; then
+    say "== PyTorch loop against torch.profiler"
+    python3 "$here/torch_loop.py" --mode torchprof --out "$out/reports/torch-profiler.json" > "$out/logs/torch-profiler.txt" 2>&1 \
+        || say "FAIL torch: torch.profiler run failed (see logs/torch-profiler.txt)"
+    profile_run torch-loop -t cuda,nvtx,osrt -- python3 "$here/torch_loop.py" --mode sightline \
+        || say "FAIL torch: profiled run failed (see logs/torch-loop.txt)"
+    check torch-loop torch "$out/reports/torch-profiler.json" torch-loop
+
+    say "== overhead: launch-bound PyTorch loop (x.add_(1) on one element)"
+    OUT="$out" SIGHTLINE_BUILD="$build" bash "$here/overhead.sh" 5 | tee -a "$results"
+
+    say "== collector hot paths (NVTX push+pop <= 30 ns, OS-runtime wrapper below threshold <= 20 ns)"
+    say "clock cost (one read; pair-floor = two TSC reads + a 48-byte store, the least an NVTX pair can cost here): $("$out/bin/clock_cost" | tr '\n' ' ')"
+    say "clock: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource) of" \
+        "[$(cat /sys/devices/system/clocksource/clocksource0/available_clocksource)]; cpu flags:" \
+        "$(grep -m1 '^flags' /proc/cpuinfo | grep -o -w -E 'constant_tsc|nonstop_tsc|tsc_known_freq|tsc_reliable|rdtscp' | tr '\n' ' ')"
+    if [ -x "$build/bin/bench_collector" ]; then
+        SIGHTLINE_INJECT_LIBRARY="$build/lib/libsightline-inject.so" "$build/bin/bench_collector" 2>&1 \
+            | tee "$out/logs/bench-collector.txt" | tee -a "$results"
+        # A target the benchmark marks MISS is a failed check of this run.
+        grep MISS "$out/logs/bench-collector.txt" | sed 's/^/FAIL hot path: /; s/  */ /g' | tee -a "$results"
+        say "-- the same with SIGHTLINE_CLOCK=tsc (the TSC used even where the flags are hidden)"
+        SIGHTLINE_CLOCK=tsc SIGHTLINE_INJECT_LIBRARY="$build/lib/libsightline-inject.so" "$build/bin/bench_collector" 2>&1 \
+            | grep -E "NVTX|OS-runtime|mutex" | sed 's/PASS/pass/; s/MISS/miss/' | tee -a "$results"
+    else
+        say "skipped: $build/bin/bench_collector was not built"
+    fi
+
+    say "== processing time: 10M NVTX ranges, target exit to 'Generated:'"
+    SIGHTLINE_TIMINGS=1 "${profile[@]}" -f -o "$out/reports/flood.rep" -t nvtx "$out/bin/nvtx_flood" 10000000 > "$out/logs/flood.txt" 2>&1
+    done_ns=$(date +%s%N)
+    exit_ns=$(awk '/target-exit-ns/ {print $2}' "$out/logs/flood.txt")
+    python3 - "$exit_ns" "$done_ns" <<'EOF' | tee -a "$results"
 import sys
 exit_ns, done_ns = (int(x) for x in sys.argv[1:3])
 seconds = (done_ns - exit_ns) / 1e9
 print(f"{'PASS' if seconds <= 1.0 else 'FAIL'} processing: 'Generated:' {seconds:.2f} s after a 10M-event target exited (target <= 1 s)")
 EOF
 
-say "== processing time: 10M CUDA events (a spool written by bench_processing, no GPU needed)"
-if [ -x "$build/bin/bench_processing" ]; then
-    "$build/bin/bench_processing" --events 10M > "$out/logs/processing-cuda.txt" 2>&1
-    sed -n '2,$p' "$out/logs/processing-cuda.txt" | grep -v "target exit" | tee -a "$results"
-    python3 - "$out/logs/processing-cuda.txt" <<'EOF' | tee -a "$results"
+    say "== processing time: 10M CUDA events (a spool written by bench_processing, no GPU needed)"
+    if [ -x "$build/bin/bench_processing" ]; then
+        "$build/bin/bench_processing" --events 10M > "$out/logs/processing-cuda.txt" 2>&1
+        sed -n '2,$p' "$out/logs/processing-cuda.txt" | grep -v "target exit" | tee -a "$results"
+        python3 - "$out/logs/processing-cuda.txt" <<'EOF' | tee -a "$results"
 import re, sys
 found = re.search(r"([0-9.]+) s per 10M events", open(sys.argv[1]).read())
 seconds = float(found.group(1)) if found else float("inf")
 print(f"{'PASS' if seconds <= 1.0 else 'FAIL'} processing (CUDA): 'Generated:' {seconds:.2f} s per 10M CUDA events after the target's exit (target <= 1 s)")
 EOF
-else
-    say "skipped: $build/bin/bench_processing was not built"
-fi
+    else
+        say "skipped: $build/bin/bench_processing was not built"
+    fi
 
-cp "$out/reports/reduction-4.rep" "$out/sample-multistream.rep" 2> /dev/null \
-    && say "sample for resources/samples/: $out/sample-multistream.rep (the 4-stream reduction)"
+    cp "$out/reports/reduction-4.rep" "$out/sample-multistream.rep" 2> /dev/null \
+        && say "sample for resources/samples/: $out/sample-multistream.rep (the 4-stream reduction)"
+fi
 say "== $(grep -c '^PASS' "$results") passed, $(grep -c '^FAIL' "$results") failed"
 exit "$(grep -c '^FAIL' "$results")"

@@ -1,5 +1,6 @@
 #include "collector/convert/assemble/spool_merge.h"
 
+#include "collector/convert/assemble/gpu_metrics_assembly.h"
 #include "collector/convert/assemble/host_metadata.h"
 #include "collector/convert/decode/clock_map.h"
 #include "collector/convert/decode/process_capture.h"
@@ -144,6 +145,11 @@ MergedReport mergeSpools(const SessionInfo& session)
     for (const Diagnostic& d : set.problems)
         builder.addDiagnostic(d);
     merged.stats = assembleTrace(processes, windows, builder);
+    std::vector<Gpu> gpus;
+    for (const ProcessCapture& p : processes)
+        gpus.insert(gpus.end(), p.gpus.begin(), p.gpus.end());
+    addGpuMetrics(
+        readGpuMetricsFiles(session.spoolDir), session.start.monotonicNs, sessionEnd, gpus, builder);
     merged.events = builder.eventCount();
     lap("assemble events");
     {

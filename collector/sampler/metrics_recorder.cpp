@@ -1,0 +1,143 @@
+#include "collector/sampler/metrics_recorder.h"
+
+#include "collector/spool/gpu_metrics_file.h"
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace sightline::sampler {
+
+namespace gm = spool::gpu_metrics;
+
+namespace {
+
+template <class T> void put(std::string& out, T value)
+{
+    char bytes[sizeof(T)];
+    std::memcpy(bytes, &value, sizeof(T));
+    out.append(bytes, sizeof(T));
+}
+
+void putText(std::string& out, const std::string& text)
+{
+    out += text;
+    out += '\0';
+}
+
+} // namespace
+
+MetricsRecorder::~MetricsRecorder()
+{
+    close();
+}
+
+Status MetricsRecorder::open(const std::string& path)
+{
+    m_file = std::fopen(path.c_str(), "wb");
+    if (!m_file)
+        return Status::failure(
+            "cannot write the GPU metrics file " + path + ": " + std::strerror(errno) + ".");
+    std::string header(gm::kMagic);
+    put(header, gm::kVersion);
+    put(header, uint32_t(0));
+    std::fwrite(header.data(), 1, header.size(), m_file);
+    return {};
+}
+
+void MetricsRecorder::record(uint32_t type, const std::string& payload)
+{
+    if (!m_file) return;
+    std::string bytes;
+    put(bytes, type);
+    put(bytes, uint32_t(payload.size()));
+    bytes += payload;
+    std::fwrite(bytes.data(), 1, bytes.size(), m_file);
+    std::fflush(m_file);
+}
+
+void MetricsRecorder::device(
+    int ordinal, const std::string& name, const std::string& uuid, const std::string& chip)
+{
+    std::string payload;
+    put(payload, uint32_t(ordinal));
+    putText(payload, name);
+    putText(payload, uuid);
+    putText(payload, chip);
+    record(uint32_t(gm::RecordType::Device), payload);
+}
+
+void MetricsRecorder::series(const MetricSet& set)
+{
+    m_set = set;
+    for (const SeriesDefinition& s : set.series) {
+        std::string payload;
+        put(payload, s.resolution);
+        putText(payload, s.name);
+        putText(payload, s.unit);
+        putText(payload, s.description);
+        record(uint32_t(gm::RecordType::Series), payload);
+    }
+}
+
+void MetricsRecorder::samples(
+    std::span<const RawSample> raw, int64_t gpuToMonotonic, int64_t earliest, int64_t latest)
+{
+    std::vector<const RawSample*> kept;
+    for (const RawSample& sample : raw) {
+        if (!m_sawFirst) {
+            m_sawFirst = true;
+            m_lastStart = sample.start;
+            continue;
+        }
+        const int64_t start = int64_t(sample.start) + gpuToMonotonic,
+                      end = int64_t(sample.end) + gpuToMonotonic;
+        if (start < earliest || end > latest) {
+            ++m_dropped;
+            continue;
+        }
+        if (sample.start <= m_lastStart || sample.end <= sample.start
+            || sample.values.size() < m_set.metrics.size()) {
+            ++m_dropped;
+            continue;
+        }
+        m_lastStart = sample.start;
+        kept.push_back(&sample);
+    }
+    if (kept.empty()) return;
+    const size_t series = m_set.series.size();
+    std::string payload;
+    put(payload, uint32_t(series));
+    put(payload, uint32_t(kept.size()));
+    for (const RawSample* sample : kept) {
+        put(payload, int64_t(sample->start) + gpuToMonotonic);
+        put(payload, int64_t(sample->end) + gpuToMonotonic);
+    }
+    std::vector<double> derived(kept.size() * series);
+    std::vector<double> one(series);
+    for (size_t i = 0; i < kept.size(); ++i) {
+        deriveSeries(m_set, kept[i]->values, int64_t(kept[i]->end - kept[i]->start), one);
+        for (size_t s = 0; s < series; ++s)
+            derived[s * kept.size() + i] = one[s];
+    }
+    for (double value : derived)
+        put(payload, value);
+    record(uint32_t(gm::RecordType::Samples), payload);
+    m_written += kept.size();
+}
+
+void MetricsRecorder::diagnostic(uint32_t severity, const std::string& sentence)
+{
+    std::string payload;
+    put(payload, severity);
+    payload += sentence;
+    record(uint32_t(gm::RecordType::Diagnostic), payload);
+}
+
+void MetricsRecorder::close()
+{
+    if (m_file) std::fclose(m_file);
+    m_file = nullptr;
+}
+
+} // namespace sightline::sampler

@@ -1,0 +1,79 @@
+// One GPU's PM sampling session (CUPTI PM sampling, CUDA 12.6+): configures the metric set
+// (dropping metrics the chip refuses, one pass only), starts sampling at a fixed GPU time
+// interval, and hands back completed samples on every decode. The counter data image holds
+// `maxSamples` samples and is reused after each decode, so memory stays flat however long the
+// run; decode often enough that the hardware buffer never fills (the sampler does so every
+// 50 ms).
+//
+// Errors come back as sentences saying which device, why, and what to do; the common refusals
+// (counters restricted to administrators, a device another profiler holds, unsupported
+// hardware or a sandbox) get their own wording.
+#pragma once
+
+#include "collector/sampler/gpu_libraries.h"
+#include "collector/sampler/metric_sets.h"
+#include "model/common/result.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sightline::sampler {
+
+// One sample as CUPTI gives it: GPU timestamps (the cuptiGetTimestamp domain) and the raw
+// value of each of the set's metrics.
+struct RawSample
+{
+    uint64_t start = 0;
+    uint64_t end = 0;
+    std::vector<double> values;
+};
+
+struct DecodeResult
+{
+    bool overflow = false; // the hardware buffer overflowed: samples were lost
+    bool more = false; // the counter data image filled before the hardware buffer emptied
+    bool mustRestart = false; // the hardware buffer overflowed so far that the session stopped
+};
+
+class PmSession
+{
+public:
+    PmSession(const Cupti& cupti, int device, const MetricSet& wanted);
+    ~PmSession();
+    PmSession(const PmSession&) = delete;
+    PmSession& operator=(const PmSession&) = delete;
+
+    Status start(uint64_t intervalNs, size_t maxSamples);
+    // After DecodeResult::mustRestart: sampling again with the same configuration.
+    Status restart();
+    // Appends the samples completed since the last decode to `out`.
+    Result<DecodeResult> decode(std::vector<RawSample>& out);
+    // Stops sampling; decode() then returns what remains. The destructor releases the GPU.
+    void stop();
+
+    const MetricSet& metricSet() const { return m_set; } // what is sampled (after start)
+    const std::string& chip() const { return m_chip; }
+    const std::vector<std::string>& refusedMetrics() const { return m_refused; }
+
+private:
+    Status configure();
+    bool hostAccepts(const std::vector<std::string>& metrics);
+    void release();
+    Status failure(const std::string& step, CUptiResult result) const;
+
+    const Cupti& m_cupti;
+    int m_device;
+    MetricSet m_set;
+    std::string m_chip;
+    std::vector<std::string> m_refused;
+    std::vector<const char*> m_names; // m_set.metrics as C strings
+    std::vector<uint8_t> m_availability, m_config, m_counterData, m_emptyCounterData;
+    CUpti_Profiler_Host_Object* m_host = nullptr;
+    CUpti_PmSampling_Object* m_sampling = nullptr;
+    bool m_started = false;
+    uint64_t m_intervalNs = 0;
+    size_t m_maxSamples = 0;
+};
+
+} // namespace sightline::sampler

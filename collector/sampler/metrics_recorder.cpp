@@ -2,6 +2,7 @@
 
 #include "collector/spool/gpu_metrics_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -32,8 +33,9 @@ MetricsRecorder::~MetricsRecorder()
     close();
 }
 
-Status MetricsRecorder::open(const std::string& path)
+Status MetricsRecorder::open(const std::string& path, uint64_t intervalNs)
 {
+    m_interval = intervalNs;
     m_file = std::fopen(path.c_str(), "wb");
     if (!m_file)
         return Status::failure(
@@ -83,40 +85,45 @@ void MetricsRecorder::series(const MetricSet& set)
 void MetricsRecorder::samples(
     std::span<const RawSample> raw, int64_t gpuToMonotonic, int64_t earliest, int64_t latest)
 {
-    std::vector<const RawSample*> kept;
+    // A sample's end (its trigger) orders it; its start can be stale after the counter data is
+    // read, so it never reaches back before the previous sample's end.
+    struct Kept
+    {
+        uint64_t start, end;
+        const RawSample* sample;
+    };
+    std::vector<Kept> kept;
     for (const RawSample& sample : raw) {
         if (!m_sawFirst) {
             m_sawFirst = true;
-            m_lastStart = sample.start;
+            m_lastEnd = sample.end;
             continue;
         }
-        const int64_t start = int64_t(sample.start) + gpuToMonotonic,
-                      end = int64_t(sample.end) + gpuToMonotonic;
-        if (start < earliest || end > latest) {
-            ++m_dropped;
-            continue;
-        }
-        if (sample.start <= m_lastStart || sample.end <= sample.start
+        const int64_t end = int64_t(sample.end) + gpuToMonotonic;
+        if (sample.end <= m_lastEnd || end > latest || end < earliest
             || sample.values.size() < m_set.metrics.size()) {
             ++m_dropped;
             continue;
         }
-        m_lastStart = sample.start;
-        kept.push_back(&sample);
+        uint64_t start = sample.start;
+        if (start < m_lastEnd || start >= sample.end)
+            start = std::max(m_lastEnd, sample.end - std::min(sample.end, m_interval));
+        m_lastEnd = sample.end;
+        kept.push_back({start, sample.end, &sample});
     }
     if (kept.empty()) return;
     const size_t series = m_set.series.size();
     std::string payload;
     put(payload, uint32_t(series));
     put(payload, uint32_t(kept.size()));
-    for (const RawSample* sample : kept) {
-        put(payload, int64_t(sample->start) + gpuToMonotonic);
-        put(payload, int64_t(sample->end) + gpuToMonotonic);
+    for (const Kept& k : kept) {
+        put(payload, int64_t(k.start) + gpuToMonotonic);
+        put(payload, int64_t(k.end) + gpuToMonotonic);
     }
     std::vector<double> derived(kept.size() * series);
     std::vector<double> one(series);
     for (size_t i = 0; i < kept.size(); ++i) {
-        deriveSeries(m_set, kept[i]->values, int64_t(kept[i]->end - kept[i]->start), one);
+        deriveSeries(m_set, kept[i].sample->values, int64_t(kept[i].end - kept[i].start), one);
         for (size_t s = 0; s < series; ++s)
             derived[s * kept.size() + i] = one[s];
     }

@@ -4,8 +4,9 @@
 // unit tests drive with recorded samples: nothing here touches CUDA.
 //
 // The first sample of a session is dropped: it spans from enabling to the first trigger, and
-// its start can be meaningless. A sample that does not start after the previous one, or that
-// lies outside the time the sampler ran, is dropped and counted.
+// its start can be meaningless. Samples are ordered by their end (the trigger); a sample that
+// does not end after the previous one, or outside the time the sampler ran, is dropped and
+// counted; a start before the previous end is moved to it.
 #pragma once
 
 #include "collector/sampler/metric_sets.h"
@@ -28,7 +29,8 @@ public:
     MetricsRecorder(const MetricsRecorder&) = delete;
     MetricsRecorder& operator=(const MetricsRecorder&) = delete;
 
-    Status open(const std::string& path);
+    // `intervalNs`: the sampling interval, the length given to a sample whose start is unusable.
+    Status open(const std::string& path, uint64_t intervalNs = 0);
     void device(int ordinal, const std::string& name, const std::string& uuid, const std::string& chip);
     void series(const MetricSet& set); // once, before the first samples
     // `gpuToMonotonic` is added to each GPU timestamp to put it on CLOCK_MONOTONIC; samples must
@@ -41,7 +43,7 @@ public:
     void close();
 
     uint64_t written() const { return m_written; }
-    uint64_t dropped() const { return m_dropped; } // out of order (the first sample not counted)
+    uint64_t dropped() const { return m_dropped; } // out of order or of time (the first not counted)
 
 private:
     void record(uint32_t type, const std::string& payload);
@@ -49,7 +51,8 @@ private:
     std::FILE* m_file = nullptr;
     MetricSet m_set;
     bool m_sawFirst = false;
-    uint64_t m_lastStart = 0;
+    uint64_t m_lastEnd = 0;
+    uint64_t m_interval = 0;
     uint64_t m_written = 0;
     uint64_t m_dropped = 0;
 };

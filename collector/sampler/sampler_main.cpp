@@ -107,7 +107,8 @@ void sampleDevice(const Options& o, const CudaDriver& cuda, const Cupti& cupti, 
     const MetricSet& set, const std::function<void()>& started)
 {
     MetricsRecorder recorder;
-    if (Status opened = recorder.open(filePath(o, std::to_string(ordinal))); !opened) {
+    if (Status opened = recorder.open(filePath(o, std::to_string(ordinal)), uint64_t(1e9 / o.frequency));
+        !opened) {
         std::cerr << "sightline-gpu-sampler: " << opened.error() << std::endl;
         started();
         return;
@@ -191,7 +192,7 @@ void sampleDevice(const Options& o, const CudaDriver& cuda, const Cupti& cupti, 
     if (recorder.dropped() > 0)
         recorder.diagnostic(1,
             "GPU metrics of device " + std::to_string(ordinal) + ": " + std::to_string(recorder.dropped())
-                + " samples out of time order were dropped.");
+                + " samples out of time order, or outside the time it sampled, were dropped.");
 }
 
 int listSets(const Options& o)

@@ -194,7 +194,9 @@ Trace generateTrace(const GeneratorOptions& options)
         Random processRandom = Random::derived(options.seed, p + 1);
         runTrainingProcess(builder, catalog, plan, budget, processRandom);
     }
-    return builder.build(options.buildThreads);
+    Trace trace = builder.build(options.buildThreads);
+    if (options.gpuMetricsHz > 0) addGeneratedGpuMetrics(trace, options.gpuMetricsHz);
+    return trace;
 }
 
 std::optional<uint64_t> parseEventCount(std::string_view text)

@@ -26,6 +26,7 @@ struct GeneratorOptions
     uint32_t gpus = 2;
     uint32_t streamsPerGpu = 4; // default (compute), NCCL, copy, side streams
     uint32_t layers = 0; // transformer layers per iteration; 0 picks from `events`
+    uint32_t gpuMetricsHz = 0; // GPU metric samples per second, following the kernels; 0: none
     unsigned buildThreads = 0; // for TraceBuilder::build; 0 uses every core
 };
 
@@ -37,5 +38,10 @@ std::optional<uint64_t> parseEventCount(std::string_view text);
 
 // Generates the trace, indexes built. Options must pass checkOptions().
 Trace generateTrace(const GeneratorOptions& options);
+
+// Adds GPU metrics sampled at `hz` to every GPU of the trace, read off its kernels: SMs Active
+// follows the share of each sample the GPU computed, the other series follow from it. Indexes
+// are rebuilt.
+void addGeneratedGpuMetrics(Trace& trace, uint32_t hz);
 
 } // namespace sightline::gen

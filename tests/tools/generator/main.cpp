@@ -28,6 +28,7 @@ Options:
   --gpus G         GPUs (default 2)
   --streams S      streams per GPU (default 4)
   --layers L       transformer layers per iteration (default: picked from the size)
+  --gpu-metrics HZ GPU metric samples per second, following the kernels (default: none)
   -o, --output F   the report to write
   -h, --help       this text
 )";
@@ -63,7 +64,7 @@ int main(int argc, char** argv)
             name.resize(eq);
         }
         static constexpr std::string_view kKnown[] = {"-o", "--output", "--events", "--seed", "--processes",
-            "--threads", "--gpus", "--streams", "--layers"};
+            "--threads", "--gpus", "--streams", "--layers", "--gpu-metrics"};
         if (std::find(std::begin(kKnown), std::end(kKnown), name) == std::end(kKnown))
             return usageError("Unknown option " + name + ".");
         if (!inlineValue && i + 1 >= args.size()) return usageError("The option " + name + " needs a value.");
@@ -87,6 +88,8 @@ int main(int argc, char** argv)
             options.gpus = uint32_t(std::min<uint64_t>(*number, 1u << 20));
         } else if (name == "--streams") {
             options.streamsPerGpu = uint32_t(std::min<uint64_t>(*number, 1u << 20));
+        } else if (name == "--gpu-metrics") {
+            options.gpuMetricsHz = uint32_t(std::min<uint64_t>(*number, 1'000'000));
         } else { // --layers
             options.layers = uint32_t(std::min<uint64_t>(*number, 1u << 20));
         }

@@ -149,6 +149,13 @@ void CanvasPainter::paintLane(QImage& image, const LaneDraw& lane, Clip clip) co
     const int top = int(std::lround((lane.top + gap) * dpr));
     const int bottom = int(std::lround((lane.top + lane.height - gap) * dpr));
     const int pixel = std::max(1, int(std::lround(dpr)));
+    for (const DrawBand& band : lane.bands) {
+        const int x0 = int(band.x * dpr + 0.5);
+        const int x1 = std::max(x0 + pixel, int((band.x + band.width) * dpr + 0.5));
+        if (x1 <= clip.x0 || x0 >= clip.x1) continue;
+        fillPixels(image, clip, x0, x1, bottom - int(band.high * dpr + 0.5),
+            bottom - int(band.low * dpr + 0.5), band.fill);
+    }
     for (const DrawBar& bar : lane.bars) {
         const int x0 = int(bar.x * dpr + 0.5);
         const int x1 = std::max(x0 + pixel, int((bar.x + bar.width) * dpr + 0.5));

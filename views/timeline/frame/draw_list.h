@@ -3,7 +3,9 @@
 // into a compact list that its draw pass only reads). Every lane on screen has a list of
 // boxes (events at least a pixel or two wide, drawn as themselves, with a label when there
 // is room) and a list of bars (pixel columns of dense data: the height is the busy fraction,
-// at least one pixel when non-zero; equal neighbours merged). Coordinates are viewport pixels. The list's
+// at least one pixel when non-zero; equal neighbours merged). A counter row's lane holds an area
+// graph instead: per pixel column a bar up to the mean and a band from minimum to maximum.
+// Coordinates are viewport pixels. The list's
 // vectors keep their capacity from frame to frame, so steady redraws allocate nothing.
 #pragma once
 
@@ -53,13 +55,25 @@ struct DrawBar
     QRgb fill = 0;
 };
 
+// A counter graph's spread in one pixel column (several samples share it): from `low` to
+// `high` pixels above the lane's bottom edge, drawn lighter behind the mean's bar.
+struct DrawBand
+{
+    uint16_t x = 0;
+    uint16_t width = 1;
+    uint16_t low = 0, high = 0;
+    QRgb fill = 0;
+};
+
 struct LaneDraw
 {
     int top = 0; // viewport y of the lane
     int height = 0;
     bool utilization = false;
+    uint32_t counter = kNoCounter; // a counter row's series: bars are its mean, bands its spread
     std::vector<DrawBox> boxes; // ordered by drawnBefore
     std::vector<DrawBar> bars;
+    std::vector<DrawBand> bands;
 };
 
 struct DrawRow
@@ -93,8 +107,10 @@ struct DrawList
         lane.top = top;
         lane.height = laneHeight;
         lane.utilization = utilization;
+        lane.counter = kNoCounter;
         lane.boxes.clear();
         lane.bars.clear();
+        lane.bands.clear();
         return lane;
     }
     size_t boxCount() const;

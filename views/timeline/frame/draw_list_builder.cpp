@@ -65,6 +65,7 @@ void DrawListBuilder::sourcesOf(
         }
         break;
     case RowContent::Nothing:
+    case RowContent::Counter:
         break;
     }
 }
@@ -80,6 +81,7 @@ void DrawListBuilder::build(const RowTree& tree, const RowLayout& layout, const 
     m_sources.clear();
     m_jobs.clear();
     m_denseSources.clear();
+    m_counterLanes.clear();
 
     // Phase 1: the lanes on screen, each with its sources and whether it is drawn dense.
     const int laneHeight = layout.laneHeight();
@@ -90,6 +92,12 @@ void DrawListBuilder::build(const RowTree& tree, const RowLayout& layout, const 
         const RowContent content = node.content();
         out.rows.push_back({row.node, row.top - scrollY, row.height, content, node.isGroup()});
         if (content == RowContent::Nothing) continue;
+        if (content == RowContent::Counter) {
+            if (row.top + row.height <= scrollY || row.top - scrollY >= viewportHeight) continue;
+            m_counterLanes.push_back(out.laneCount);
+            out.addLane(row.top - scrollY, row.height, true).counter = node.counter;
+            continue;
+        }
         for (uint32_t sub = 0; sub < row.lanes; ++sub) {
             const int top = row.top + int(sub) * laneHeight - scrollY;
             if (top + laneHeight <= 0 || top >= viewportHeight) continue;
@@ -119,7 +127,8 @@ void DrawListBuilder::buildColumns(
     out.width = frame.width;
     out.height = frame.height;
     for (size_t l = 0; l < frame.laneCount; ++l)
-        out.addLane(frame.lanes[l].top, frame.lanes[l].height, frame.lanes[l].utilization);
+        out.addLane(frame.lanes[l].top, frame.lanes[l].height, frame.lanes[l].utilization).counter
+            = frame.lanes[l].counter;
     first = std::max(first, 0);
     last = std::min(last, int(std::ceil(scale.width())));
     if (first >= last) return;
@@ -165,6 +174,60 @@ void DrawListBuilder::layOutColumns(const Columns& columns, DrawList& out)
         QtConcurrent::blockingMap(m_jobs, run);
     else
         std::for_each(m_jobs.begin(), m_jobs.end(), run);
+    for (size_t lane : m_counterLanes)
+        layOutCounter(columns, out.lanes[lane]);
+}
+
+double DrawListBuilder::counterTop(uint32_t series)
+{
+    if (m_counterTops.size() != m_trace.counterSeries.size())
+        m_counterTops.assign(m_trace.counterSeries.size(), std::nan(""));
+    double& top = m_counterTops[series];
+    if (std::isnan(top)) {
+        // Percentages fill the lane at 100; other units at the series' largest value.
+        const CounterSeries& s = m_trace.counterSeries[series];
+        const CounterTimeline& timeline = m_trace.timelineOf(s);
+        const CounterSummary all = m_trace.counterSummary(
+            series, {timeline.starts.empty() ? 0 : timeline.starts.front(), timeline.end});
+        top = s.unit == "%" ? 100.0 : (all.empty() || all.max <= 0 ? 1.0 : all.max);
+    }
+    return top;
+}
+
+void DrawListBuilder::layOutCounter(const Columns& columns, LaneDraw& lane)
+{
+    if (lane.counter >= m_trace.counterSeries.size()) return;
+    const size_t pixels = size_t(std::max(1.0, std::ceil(columns.window.width())));
+    m_counterColumns.assign(pixels, CounterSummary {});
+    m_trace.counterLod(lane.counter, columns.window.visible(), m_counterColumns);
+    const double top = counterTop(lane.counter);
+    const int inner = innerHeight(lane.height);
+    const QRgb fill = m_style.counterColor(m_trace.counterSeries[lane.counter]);
+    const QRgb spread
+        = qRgb((qRed(fill) + 2 * 255) / 3, (qGreen(fill) + 2 * 255) / 3, (qBlue(fill) + 2 * 255) / 3);
+    auto toPixels
+        = [&](double value) { return uint16_t(std::clamp(int(std::lround(value / top * inner)), 0, inner)); };
+    for (size_t c = 0; c < pixels; ++c) {
+        const CounterSummary& column = m_counterColumns[c];
+        if (column.empty()) continue;
+        const uint16_t x = uint16_t(columns.first + int(c));
+        const uint16_t low = toPixels(column.min), high = toPixels(column.max);
+        // A value above zero shows at least a pixel.
+        const uint16_t mean = std::max<uint16_t>(column.max > 0 ? 1 : 0, toPixels(column.mean()));
+        if (high > mean) {
+            DrawBand* last = lane.bands.empty() ? nullptr : &lane.bands.back();
+            if (last && last->x + last->width == x && last->low == low && last->high == high)
+                ++last->width;
+            else
+                lane.bands.push_back({x, 1, low, high, spread});
+        }
+        if (mean == 0) continue;
+        DrawBar* last = lane.bars.empty() ? nullptr : &lane.bars.back();
+        if (last && last->x + last->width == x && last->height == mean)
+            ++last->width;
+        else
+            lane.bars.push_back({x, 1, mean, fill});
+    }
 }
 
 bool DrawListBuilder::modesHold(const TimeScale& scale) const

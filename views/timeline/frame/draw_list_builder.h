@@ -82,6 +82,9 @@ private:
     LaneMode modeOf(const Job& job, const TimeScale& scale) const;
     // Phases 2 and 3 of a frame: the dense sources' columns, then every lane's boxes and bars.
     void layOutColumns(const Columns& columns, DrawList& out);
+    // A counter row's area graph over the columns, scaled to the series' full range.
+    void layOutCounter(const Columns& columns, LaneDraw& lane);
+    double counterTop(uint32_t series);
     void querySource(LaneSource source, const TimeScale& scale, SourceColumns& out) const;
     const SourceColumns& columnsOf(LaneSource source) const;
     void layOut(const Job& job, const Columns& columns, LaneDraw& lane) const;
@@ -96,6 +99,9 @@ private:
     std::vector<LaneSource> m_sources;
     std::vector<Job> m_jobs;
     std::vector<LaneSource> m_denseSources; // sorted, distinct: drawn from the LOD
+    std::vector<size_t> m_counterLanes; // the lanes of counter rows, in the draw list
+    std::vector<CounterSummary> m_counterColumns;
+    std::vector<double> m_counterTops; // per series: the value drawn at a lane's full height
     std::vector<SourceColumns> m_columnCache; // parallel to m_denseSources
     LodTileCache m_tiles;
     bool m_tiling = true;

@@ -17,6 +17,8 @@ void RowLayout::rebuild(const RowTree& tree, const Trace& trace, int laneHeight)
         row.top = top;
         if (node.content() == RowContent::Lanes)
             row.lanes = std::max<uint32_t>(1, trace.track(node.tracks.front()).laneCount());
+        else if (node.content() == RowContent::Counter)
+            row.lanes = kCounterRowLanes;
         row.height = int(row.lanes) * m_laneHeight;
         top += row.height;
         m_rowOfNode[size_t(index)] = int(m_rows.size());

@@ -195,6 +195,14 @@ RowTree RowTree::build(const Trace& trace)
             hosts[key.pid.value][key.tid.value].push_back(TrackId(t));
     }
 
+    // GPUs with sampled metrics but no recorded work still get their row.
+    std::map<uint32_t, std::vector<uint32_t>> metricsOf; // device > counter series
+    for (uint32_t c = 0; c < trace.counterSeries.size(); ++c)
+        if (trace.counterSeries[c].source == CounterSource::GpuMetrics) {
+            metricsOf[trace.counterSeries[c].device.value].push_back(c);
+            gpus[trace.counterSeries[c].device.value];
+        }
+
     for (auto& [device, gpu] : gpus) {
         std::vector<TrackId> deviceWork;
         for (auto& [contextKey, streams] : gpu.contexts)
@@ -206,7 +214,30 @@ RowTree RowTree::build(const Trace& trace)
         RowNode gpuNode = group(
             RowKind::Gpu, gpuLabel(trace, DeviceId(device)), RowContent::Utilization, deviceWork, true);
         gpuNode.whenExpanded = RowContent::Utilization;
+        const auto metrics = metricsOf.find(device);
+        if (metrics != metricsOf.end()) {
+            // Collapsed, the GPU row shows how busy its SMs were, as Nsight Systems does.
+            for (uint32_t c : metrics->second)
+                if (trace.counterSeries[c].name == "SMs Active") {
+                    gpuNode.whenCollapsed = RowContent::Counter;
+                    gpuNode.counter = c;
+                }
+        }
         const int gpuIndex = tree.add(std::move(gpuNode), -1);
+        if (metrics != metricsOf.end()) {
+            const int metricsGroup = tree.add(
+                group(RowKind::GpuMetrics, QStringLiteral("GPU Metrics"), RowContent::Nothing, {}, true),
+                gpuIndex);
+            for (uint32_t c : metrics->second) {
+                const CounterSeries& series = trace.counterSeries[c];
+                RowNode row;
+                row.kind = RowKind::Counter;
+                row.label = QStringLiteral("%1 [%2]").arg(fromUtf8(series.name), fromUtf8(series.unit));
+                row.counter = c;
+                row.whenExpanded = row.whenCollapsed = RowContent::Counter;
+                tree.add(std::move(row), metricsGroup);
+            }
+        }
         const bool severalContexts = gpu.contexts.size() > 1;
         for (auto& [contextKey, streams] : gpu.contexts) {
             const auto [dev, pid, context] = contextKey;

@@ -29,6 +29,8 @@ enum class RowKind : uint8_t {
     CudaApi,
     Nvtx,
     OsRuntime,
+    GpuMetrics, // the group of a GPU's counter series
+    Counter, // one counter series, drawn as an area graph
 };
 
 enum class RowContent : uint8_t {
@@ -36,7 +38,12 @@ enum class RowContent : uint8_t {
     Lanes, // one track, one sub-row per lane (nesting depth)
     Merged, // several tracks' events drawn in one lane
     Utilization, // busy fraction per pixel column of several tracks
+    Counter, // one counter series (RowNode::counter) as an area graph
 };
+
+constexpr uint32_t kNoCounter = ~0u;
+// Lanes (of the layout's lane height) a counter row is tall.
+constexpr uint32_t kCounterRowLanes = 2;
 
 struct RowNode
 {
@@ -47,6 +54,7 @@ struct RowNode
     std::vector<int> children;
     bool expanded = false;
     std::vector<TrackId> tracks; // Lanes: the one track; summaries: the tracks summarised
+    uint32_t counter = kNoCounter; // Counter: the series (Trace::counterSeries), expanded or not
     RowContent whenExpanded = RowContent::Nothing;
     RowContent whenCollapsed = RowContent::Nothing;
 

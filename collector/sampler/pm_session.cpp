@@ -67,13 +67,7 @@ Status PmSession::failure(const std::string& step, CUptiResult result) const
 
 bool PmSession::hostAccepts(const std::vector<std::string>& metrics)
 {
-    if (m_host) {
-        CUpti_Profiler_Host_Deinitialize_Params done {
-            CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE, nullptr};
-        done.pHostObject = m_host;
-        m_cupti.hostDeinitialize(&done);
-        m_host = nullptr;
-    }
+    releaseHost();
     CUpti_Profiler_Host_Initialize_Params init {CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE, nullptr};
     init.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
     init.pChipName = m_chip.c_str();
@@ -287,6 +281,16 @@ void PmSession::stop()
     }
 }
 
+void PmSession::releaseHost()
+{
+    if (!m_host) return;
+    CUpti_Profiler_Host_Deinitialize_Params done {
+        CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE, nullptr};
+    done.pHostObject = m_host;
+    m_cupti.hostDeinitialize(&done);
+    m_host = nullptr;
+}
+
 void PmSession::release()
 {
     if (m_sampling) {
@@ -295,13 +299,7 @@ void PmSession::release()
         m_cupti.disable(&disable);
         m_sampling = nullptr;
     }
-    if (m_host) {
-        CUpti_Profiler_Host_Deinitialize_Params done {
-            CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE, nullptr};
-        done.pHostObject = m_host;
-        m_cupti.hostDeinitialize(&done);
-        m_host = nullptr;
-    }
+    releaseHost();
 }
 
 } // namespace sightline::sampler

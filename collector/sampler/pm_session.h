@@ -60,6 +60,7 @@ private:
     Status configure();
     bool hostAccepts(const std::vector<std::string>& metrics);
     void release();
+    void releaseHost();
     Status failure(const std::string& step, CUptiResult result) const;
 
     const Cupti& m_cupti;

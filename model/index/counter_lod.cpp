@@ -89,19 +89,38 @@ CounterSummary CounterLod::wholeSamples(
     return sum;
 }
 
-CounterSummary CounterLod::summarize(
-    const CounterTimeline& timeline, std::span<const double> values, TimeRange range) const
+namespace {
+
+// The first index in [from, n) whose start is at or after `t` (lower bound), searched by
+// galloping from `from`: adjacent columns find their boundaries near each other, in memory
+// already read.
+uint64_t firstStartingAtOrAfter(const std::vector<Timestamp>& starts, uint64_t n, uint64_t from, Timestamp t)
+{
+    if (from >= n || starts[from] >= t) return from;
+    uint64_t step = 1, low = from; // starts[low] < t
+    while (low + step < n && starts[low + step] < t) {
+        low += step;
+        step *= 2;
+    }
+    const uint64_t high = std::min(n, low + step);
+    return uint64_t(std::lower_bound(starts.begin() + int64_t(low) + 1, starts.begin() + int64_t(high), t)
+        - starts.begin());
+}
+
+} // namespace
+
+CounterSummary CounterLod::summarizeFrom(
+    const CounterTimeline& timeline, std::span<const double> values, TimeRange range, uint64_t& hint) const
 {
     CounterSummary sum;
     const auto& starts = timeline.starts;
     const uint64_t n = std::min<uint64_t>(starts.size(), values.size());
     if (n == 0 || range.empty() || range.end <= starts.front() || range.start >= timeline.end) return sum;
     // Samples [first, last) start before the range ends; the first may start before it.
-    uint64_t first
-        = uint64_t(std::upper_bound(starts.begin(), starts.begin() + n, range.start) - starts.begin());
+    uint64_t first = firstStartingAtOrAfter(starts, n, std::min(hint, n), range.start + 1);
     if (first > 0) --first;
-    const uint64_t last
-        = uint64_t(std::lower_bound(starts.begin(), starts.begin() + n, range.end) - starts.begin());
+    const uint64_t last = firstStartingAtOrAfter(starts, n, first, range.end);
+    hint = last > 0 ? last - 1 : 0;
     if (first >= last) return sum;
     auto overlap = [&](uint64_t i) {
         return std::min(timeline.sampleEnd(i), range.end) - std::max(starts[i], range.start);
@@ -114,6 +133,15 @@ CounterSummary CounterLod::summarize(
     return sum;
 }
 
+CounterSummary CounterLod::summarize(
+    const CounterTimeline& timeline, std::span<const double> values, TimeRange range) const
+{
+    const auto& starts = timeline.starts;
+    uint64_t hint = uint64_t(std::upper_bound(starts.begin(), starts.end(), range.start) - starts.begin());
+    hint = hint > 0 ? hint - 1 : 0;
+    return summarizeFrom(timeline, values, range, hint);
+}
+
 void CounterLod::query(const CounterTimeline& timeline, std::span<const double> values, TimeRange window,
     std::span<CounterSummary> out) const
 {
@@ -121,10 +149,13 @@ void CounterLod::query(const CounterTimeline& timeline, std::span<const double> 
     if (columns == 0 || window.empty()) return;
     __extension__ typedef __int128 WideInt;
     const WideInt width = window.duration();
+    const auto& starts = timeline.starts;
+    uint64_t hint = uint64_t(std::upper_bound(starts.begin(), starts.end(), window.start) - starts.begin());
+    hint = hint > 0 ? hint - 1 : 0;
     for (size_t c = 0; c < columns; ++c) {
         const Timestamp from = window.start + Timestamp(width * WideInt(c) / WideInt(columns));
         const Timestamp to = window.start + Timestamp(width * WideInt(c + 1) / WideInt(columns));
-        out[c] = summarize(timeline, values, {from, to});
+        out[c] = summarizeFrom(timeline, values, {from, to}, hint);
     }
 }
 

@@ -59,6 +59,10 @@ private:
     };
 #pragma pack(pop)
 
+    // summarize() starting its searches at index `hint` (at or before the range's first
+    // sample), which it leaves at the range's last sample: for adjacent columns.
+    CounterSummary summarizeFrom(const CounterTimeline& timeline, std::span<const double> values,
+        TimeRange range, uint64_t& hint) const;
     // Samples [first, last) whole.
     CounterSummary wholeSamples(
         const CounterTimeline& timeline, std::span<const double> values, uint64_t first, uint64_t last) const;

@@ -34,12 +34,14 @@ struct DecodeResult
     bool overflow = false; // the hardware buffer overflowed: samples were lost
     bool more = false; // the counter data image filled before the hardware buffer emptied
     bool mustRestart = false; // the hardware buffer overflowed so far that the session stopped
+    int64_t decodeNs = 0, evaluateNs = 0; // time spent decoding, and evaluating (for tracing)
 };
 
 class PmSession
 {
 public:
-    PmSession(const Cupti& cupti, int device, const MetricSet& wanted);
+    // `threads`: how many threads evaluate decoded samples.
+    PmSession(const Cupti& cupti, int device, const MetricSet& wanted, unsigned threads = 1);
     ~PmSession();
     PmSession(const PmSession&) = delete;
     PmSession& operator=(const PmSession&) = delete;
@@ -58,6 +60,7 @@ public:
 
 private:
     Status configure();
+    CUpti_Profiler_Host_Object* newHost(const std::vector<std::string>& metrics) const;
     bool hostAccepts(const std::vector<std::string>& metrics);
     void release();
     void releaseHost();
@@ -71,6 +74,8 @@ private:
     std::vector<const char*> m_names; // m_set.metrics as C strings
     std::vector<uint8_t> m_availability, m_config, m_counterData, m_emptyCounterData;
     CUpti_Profiler_Host_Object* m_host = nullptr;
+    std::vector<CUpti_Profiler_Host_Object*> m_evaluators; // more hosts, for evaluating in parallel
+    unsigned m_threads = 1;
     CUpti_PmSampling_Object* m_sampling = nullptr;
     bool m_started = false;
     uint64_t m_intervalNs = 0;

@@ -19,6 +19,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <functional>
@@ -122,13 +123,15 @@ void sampleDevice(const Options& o, const CudaDriver& cuda, const Cupti& cupti, 
     CUcontext context = nullptr;
     if (cuda.primaryContextRetain(&context, device) == 0) cuda.contextSetCurrent(context);
 
-    PmSession session(cupti, ordinal, set);
+    // A quarter of the cores evaluate samples (up to 8): 10 kHz of ten metrics needs about one.
+    PmSession session(cupti, ordinal, set, std::clamp(std::thread::hardware_concurrency() / 4, 1u, 8u));
     const uint64_t intervalNs = uint64_t(1e9 / o.frequency);
-    // The counter data image holds kMaxSamples (about 20 KB each); decoding when a quarter of it
-    // has come keeps it from filling, which loses samples.
-    constexpr size_t kMaxSamples = 2048;
+    // The counter data image holds kMaxSamples. It must never fill: samples decoded after it did
+    // came without timestamps on the H100. So decoding starts every period, as soon as the
+    // last one is done, an eighth of the image apart.
+    constexpr size_t kMaxSamples = 4096;
     const auto decodePeriod = std::chrono::microseconds(
-        std::clamp<int64_t>(int64_t(1e6 * double(kMaxSamples) / 4 / o.frequency), 2000, 50000));
+        std::clamp<int64_t>(int64_t(1e6 * double(kMaxSamples) / 8 / o.frequency), 2000, 50000));
     const int64_t began = monotonicNs();
     const Status running = session.start(intervalNs, kMaxSamples);
     recorder.device(ordinal, name, uuidText(uuid), session.chip());
@@ -150,14 +153,30 @@ void sampleDevice(const Options& o, const CudaDriver& cuda, const Cupti& cupti, 
     uint64_t overflows = 0, restarts = 0;
     std::string failure;
     std::vector<RawSample> raw;
+    // SIGHTLINE_SAMPLER_TRACE=DIR: every decode and raw sample, for diagnosing lost samples.
+    std::FILE* trace = nullptr;
+    if (const char* dir = std::getenv("SIGHTLINE_SAMPLER_TRACE"); dir && *dir)
+        trace = std::fopen(
+            (std::string(dir) + "/sampler-trace-" + std::to_string(ordinal) + ".txt").c_str(), "w");
     // One decode round: until the counter data image stops filling up.
     auto drain = [&] {
         for (;;) {
             raw.clear();
+            const int64_t before = monotonicNs();
             const Result<DecodeResult> decoded = session.decode(raw);
             if (!decoded) {
                 failure = decoded.error();
                 return;
+            }
+            if (trace) {
+                std::fprintf(trace, "D %lld %lld %zu %d %d %d %lld %lld\n", static_cast<long long>(before),
+                    static_cast<long long>(monotonicNs()), raw.size(), int(decoded->more),
+                    int(decoded->overflow), int(decoded->mustRestart),
+                    static_cast<long long>(decoded->decodeNs), static_cast<long long>(decoded->evaluateNs));
+                for (const RawSample& sample : raw)
+                    std::fprintf(trace, "S %llu %llu %.1f\n", static_cast<unsigned long long>(sample.start),
+                        static_cast<unsigned long long>(sample.end),
+                        sample.values.empty() ? 0.0 : sample.values[0]);
             }
             // A sample cannot have ended after now, nor begun before the sampler started.
             recorder.samples(raw, gpuToMonotonic(cupti), began - 1'000'000'000, monotonicNs() + 100'000'000);
@@ -171,12 +190,16 @@ void sampleDevice(const Options& o, const CudaDriver& cuda, const Cupti& cupti, 
             if (!decoded->more) return;
         }
     };
+    auto next = std::chrono::steady_clock::now();
     while (!g_stop && failure.empty()) {
-        std::this_thread::sleep_for(decodePeriod);
+        next += decodePeriod;
+        std::this_thread::sleep_until(next);
         drain();
+        next = std::max(next, std::chrono::steady_clock::now() - decodePeriod);
     }
     session.stop();
     if (failure.empty()) drain();
+    if (trace) std::fclose(trace);
     if (!failure.empty()) recorder.diagnostic(1, failure);
     if (overflows > 0)
         recorder.diagnostic(1,

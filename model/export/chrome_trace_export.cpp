@@ -5,7 +5,8 @@
 //    events, categorised like PyTorch's Kineto traces: cuda_runtime, cuda_driver, kernel,
 //    gpu_memcpy, gpu_memset, cuda_sync, nvtx, os_runtime;
 //  - NVTX start/end ranges, which overlap freely, are async "b"/"e" pairs; marks are "i";
-//  - each GPU operation is linked to its launching API call by a flow ("s" then "f", cat "ac2g").
+//  - each GPU operation is linked to its launching API call by a flow ("s" then "f", cat "ac2g");
+//  - GPU metrics are counter ("C") events on their GPU's process, one per sample.
 // ts and dur are microseconds written as decimals that keep every nanosecond ("1234.567").
 #include "model/export/chrome_trace_layout.h"
 #include "model/export/event_walk.h"
@@ -15,6 +16,7 @@
 #include "model/text/text_format.h"
 #include "model/trace/event_access.h"
 
+#include <cmath>
 #include <optional>
 
 namespace sightline {
@@ -41,12 +43,31 @@ public:
         writeNvtx();
         writeOsRuntimeCalls();
         writeFlows();
+        writeCounters();
         m_out += "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":";
         writeOtherData(options);
         m_out += "}\n";
     }
 
 private:
+    // GPU metrics: one counter ("C") event per known sample, on the GPU's pseudo-process.
+    void writeCounters()
+    {
+        for (const CounterSeries& series : m_trace.counterSeries) {
+            const CounterTimeline& timeline = m_trace.timelineOf(series);
+            const std::string name = series.name + " [" + series.unit + "]";
+            for (size_t i = 0; i < timeline.size(); ++i) {
+                if (std::isnan(series.values[i])) continue;
+                JsonObject e = event('C');
+                e.str("name", name)
+                    .num("pid", ChromeTraceLayout::gpuPid(series.device))
+                    .micros("ts", timeline.starts[i]);
+                e.object("args").real("value", series.values[i]).close();
+                e.close();
+            }
+        }
+    }
+
     // Starts the next element of traceEvents, one per line.
     JsonObject event(char phase)
     {

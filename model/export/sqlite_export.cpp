@@ -70,6 +70,7 @@ Status exportSqlite(const Trace& trace, const std::string& path, const ExportOpt
         writeEntityTables(db, trace, strings);
         writeMetadataTables(db, trace, options, path);
         writeEventTables(db, trace);
+        writeCounterTables(db, trace);
         strings.write(db);
         db.exec("COMMIT");
         db.close();

@@ -30,6 +30,7 @@ private:
 };
 
 void writeEventTables(SqliteDatabase& db, const Trace& trace);
+void writeCounterTables(SqliteDatabase& db, const Trace& trace);
 void writeEntityTables(SqliteDatabase& db, const Trace& trace, ExportStrings& strings);
 void writeMetadataTables(
     SqliteDatabase& db, const Trace& trace, const ExportOptions& options, const std::string& outputPath);

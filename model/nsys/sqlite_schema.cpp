@@ -47,6 +47,12 @@ constexpr ColumnSpec kAnalysisDetailsColumns[] = {{"globalVid", kInt, kNotNull},
 
 constexpr ColumnSpec kNameValueColumns[] = {{"name", kText, kNotNull}, {"value", kText}};
 
+constexpr ColumnSpec kGpuMetricsColumns[] = {
+    {"timestamp", kInt}, {"typeId", kInt, kNotNull}, {"metricId", kInt, kNotNull}, {"value", kInt, kNotNull}};
+constexpr ColumnSpec kTargetInfoGpuMetricsColumns[]
+    = {{"typeId", kInt, kNotNull}, {"sourceId", kInt, kNotNull}, {"typeName", kText, kNotNull},
+        {"metricId", kInt, kNotNull}, {"metricName", kText, kNotNull}};
+
 constexpr ColumnSpec kDiagnosticColumns[] = {{"timestamp", kInt, kNotNull}, {"timestampType", kInt, kNotNull},
     {"source", kInt, kNotNull}, {"severity", kInt, kNotNull}, {"text", kText, kNotNull}, {"globalPid", kInt}};
 
@@ -132,6 +138,8 @@ const TableSpec kCudaRuntime {table::kCudaRuntime, kRuntimeColumns};
 const TableSpec kCudaKernel {table::kCudaKernel, kKernelColumns};
 const TableSpec kCudaMemcpy {table::kCudaMemcpy, kMemcpyColumns};
 const TableSpec kCudaMemset {table::kCudaMemset, kMemsetColumns};
+const TableSpec kGpuMetrics {table::kGpuMetrics, kGpuMetricsColumns};
+const TableSpec kTargetInfoGpuMetrics {table::kTargetInfoGpuMetrics, kTargetInfoGpuMetricsColumns};
 const TableSpec kCudaSynchronization {table::kCudaSynchronization, kSyncColumns};
 const TableSpec kNvtxEvents {table::kNvtxEvents, kNvtxColumns};
 const TableSpec kOsrtApi {table::kOsrtApi, kOsrtColumns};
@@ -165,7 +173,8 @@ std::vector<const TableSpec*> dataTables()
     return {&kStringIds, &kThreadNames, &kProcesses, &kTargetInfoGpu, &kTargetInfoCudaContextInfo,
         &kTargetInfoCudaStream, &kTargetInfoSessionStartTime, &kTargetInfoSystemEnv, &kAnalysisDetails,
         &kMetaDataCapture, &kMetaDataExport, &kDiagnosticEvent, &kCudaRuntime, &kCudaKernel, &kCudaMemcpy,
-        &kCudaMemset, &kCudaSynchronization, &kNvtxEvents, &kOsrtApi, &kOsrtCallchains};
+        &kCudaMemset, &kCudaSynchronization, &kNvtxEvents, &kOsrtApi, &kOsrtCallchains,
+        &kTargetInfoGpuMetrics, &kGpuMetrics};
 }
 
 TableSpec enumTableSpec(std::string_view tableName)

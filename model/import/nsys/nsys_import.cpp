@@ -12,7 +12,7 @@ namespace {
 
 constexpr const char* kEventTables[] = {nsys::table::kCudaRuntime, nsys::table::kCudaKernel,
     nsys::table::kCudaMemcpy, nsys::table::kCudaMemset, nsys::table::kCudaSynchronization,
-    nsys::table::kNvtxEvents, nsys::table::kOsrtApi};
+    nsys::table::kNvtxEvents, nsys::table::kOsrtApi, nsys::table::kGpuMetrics};
 
 } // namespace
 
@@ -44,6 +44,7 @@ Trace Importer::run()
     readMemsets();
     readSynchronization();
     readOsRuntime();
+    readGpuMetrics();
     readNvtx(); // last: ranges without an end close at the end of everything else
 
     addProcessesAndThreads();

@@ -9,6 +9,7 @@
 //   nsys_entities.cpp processes, threads, GPUs, contexts, streams
 //   nsys_events.cpp   CUDA API, kernels, memcpy, memset, synchronization, OS runtime
 //   nsys_nvtx.cpp     NVTX ranges, marks, domains and thread names
+//   nsys_gpu_metrics.cpp  GPU metrics (counter series)
 #pragma once
 
 #include "model/build/trace_builder.h"
@@ -78,6 +79,9 @@ private:
     void readSynchronization();
     void readOsRuntime();
     StringId apiNameOf(int64_t fileId);
+
+    // nsys_gpu_metrics.cpp
+    void readGpuMetrics();
 
     // nsys_nvtx.cpp
     void readNvtx();

@@ -86,6 +86,16 @@ TEST_CASE("GPU metric rows draw each series as an area graph of its values")
     CHECK(half >= inner / 2 - 2);
     CHECK(half <= inner / 2 + 2);
 
+    // Hovering shows the value under the cursor, and with a selection the mean over it.
+    const QPoint onSm(quarter, smRow.top + smRow.height / 2 - state.scrollY());
+    const QString tip = view.canvas()->toolTipAt(onSm);
+    CHECK(tip.contains(QStringLiteral("SMs Active")));
+    CHECK(tip.contains(QStringLiteral("100.0 %")));
+    state.setSelection(TimeRange {0, 1'000'000'000});
+    CHECK(view.canvas()->toolTipAt(onSm).contains(QStringLiteral("Selection mean")));
+    CHECK(view.canvas()->toolTipAt(onSm).contains(QStringLiteral("50.0 %")));
+    state.setSelection(std::nullopt);
+
     // Collapsed, the GPU row shows SMs Active.
     const int gpu = rows.node(metrics).parent;
     CHECK(rows.node(gpu).counter == 0);

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -231,6 +232,33 @@ TEST_CASE("Chrome trace export puts launch and copy details in args", "[export][
     }
     CHECK(kernels == expectedKernels);
     CHECK(copies == expectedCopies);
+}
+
+TEST_CASE("Chrome trace export writes GPU metrics as counter events, one per known sample", "[export][json]")
+{
+    TraceBuilder builder;
+    builder.addGpu({DeviceId(1), "GPU", "GPU-1", "", 9, 0, 132, 1, 0, 0});
+    const uint32_t timeline = builder.addCounterTimeline({{1000, 2000, 3000}, 4000});
+    CounterSeries series;
+    series.device = DeviceId(1);
+    series.timeline = timeline;
+    series.name = "SMs Active";
+    series.unit = "%";
+    series.resolution = 0.1;
+    series.values = {12.5, std::nan(""), 99.9};
+    builder.addCounterSeries(series);
+    const JsonValue document = exportAndParseJson(builder.build(), "json_counters");
+    std::vector<std::pair<int64_t, std::string>> counters;
+    for (const JsonValue& e : document.find("traceEvents")->items)
+        if (e.str("ph") == "C") {
+            CHECK(e.str("name") == "SMs Active [%]");
+            REQUIRE(e.find("args"));
+            counters.emplace_back(ns(e, "ts"), e.find("args")->str("value"));
+        }
+    REQUIRE(counters.size() == 2); // the unknown sample is left out
+    CHECK(counters[0] == std::pair<int64_t, std::string>(1000, "12.5"));
+    CHECK(counters[1].first == 3000);
+    CHECK(std::stod(counters[1].second) == Approx(99.9));
 }
 
 TEST_CASE("CSV export writes one quoted file per event kind", "[export][csv]")

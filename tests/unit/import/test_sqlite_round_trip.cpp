@@ -53,3 +53,30 @@ TEST_CASE("A report with every event kind and attribute survives export to SQLit
     // marks, an unused domain, names that need escaping and one that is not valid UTF-8.
     checkRoundTrip(makeEveryKindTrace(), "every-kind");
 }
+
+TEST_CASE("GPU metrics survive export to SQLite (GPU_METRICS, TARGET_INFO_GPU_METRICS) and import")
+{
+    gen::GeneratorOptions options;
+    options.events = 20000;
+    options.gpuMetricsHz = 10000;
+    const Trace original = gen::generateTrace(options);
+    REQUIRE(original.counterSeries.size() == 10);
+    const auto dir = scratchDir("import-round-trip-gpu-metrics");
+    const std::string sqlite = (dir / "metrics.sqlite").string();
+    REQUIRE(exportSqlite(original, sqlite, {}).ok());
+    Result<Trace> imported = openTrace(sqlite);
+    INFO(imported.error());
+    REQUIRE(imported);
+    REQUIRE(imported->counterSeries.size() == original.counterSeries.size());
+    for (const CounterSeries& want : original.counterSeries) {
+        const auto got = std::find_if(imported->counterSeries.begin(), imported->counterSeries.end(),
+            [&](const CounterSeries& s) { return s.device == want.device && s.name == want.name; });
+        REQUIRE(got != imported->counterSeries.end());
+        INFO(want.name << " of device " << want.device.value);
+        CHECK(got->unit == want.unit);
+        CHECK(imported->timelineOf(*got) == original.timelineOf(want));
+        REQUIRE(got->values.size() == want.values.size());
+        for (size_t i = 0; i < want.values.size(); ++i)
+            REQUIRE(got->values[i] == Approx(want.values[i]).margin(1e-6));
+    }
+}

@@ -1,5 +1,6 @@
 #include "views/timeline/widgets/timeline_canvas.h"
 
+#include "views/timeline/interaction/counter_tooltip.h"
 #include "views/timeline/interaction/event_geometry.h"
 #include "views/timeline/interaction/event_tooltip.h"
 #include "views/timeline/interaction/navigation.h"
@@ -108,8 +109,17 @@ std::optional<EventRef> TimelineCanvas::eventAt(QPoint pos) const
 
 QString TimelineCanvas::toolTipAt(QPoint pos) const
 {
-    const std::optional<EventRef> event = eventAt(pos);
-    return event ? describeEvent(m_state.trace(), *event).html() : QString();
+    if (const std::optional<EventRef> event = eventAt(pos))
+        return describeEvent(m_state.trace(), *event).html();
+    // A counter row: the value under the cursor.
+    const RowLayout& layout = m_state.layout();
+    const int row = layout.rowAt(pos.y() + m_state.scrollY());
+    if (row < 0) return {};
+    const RowNode& node = m_state.rows().node(layout.rows()[size_t(row)].node);
+    if (node.content() != RowContent::Counter) return {};
+    const TimeRange pixel {m_state.scale().xToTime(pos.x()), m_state.scale().xToTime(pos.x() + 1)};
+    const EventTooltip tip = describeCounter(m_state.trace(), node.counter, pixel, m_state.selection());
+    return tip.title.isEmpty() ? QString() : tip.html();
 }
 
 std::vector<QRectF> TimelineCanvas::rectsOf(EventRef event) const

@@ -1,0 +1,20 @@
+// The hover tooltip of a counter row (GPU metrics): the series' value under the cursor (the
+// time-weighted mean of the samples the pixel covers, with their minimum and maximum when there
+// are several), and, while a time range is selected, the mean over the selection. Rendered
+// through EventTooltip like an event's.
+#pragma once
+
+#include "views/timeline/interaction/event_tooltip.h"
+
+#include <optional>
+
+namespace sightline::views {
+
+// Empty (no title) where the series has no known value in `pixel`.
+EventTooltip describeCounter(
+    const Trace& trace, uint32_t series, TimeRange pixel, const std::optional<TimeRange>& selection);
+
+// A series value with its unit: "87.3 %", "1.42 TB/s".
+QString counterValueText(const CounterSeries& series, double value);
+
+} // namespace sightline::views

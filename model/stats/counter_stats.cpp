@@ -59,7 +59,10 @@ StatsTable metricsSum(const Trace& trace, std::optional<TimeRange> range)
         if (series.source != CounterSource::GpuMetrics) continue;
         const CounterSummary summary = trace.counterSummary(s, window);
         if (summary.empty()) continue;
-        const double above = series.unit == "%" ? shareAbove(trace, series, window, 50.0) : std::nan("");
+        // Percentages above 50; other units above half of the series' peak in the whole report.
+        const double half
+            = series.unit == "%" ? 50.0 : trace.counterSummary(s, wholeOr(trace, std::nullopt)).max / 2;
+        const double above = shareAbove(trace, series, window, half);
         table.rows.push_back(
             {int64_t(series.device.value), series.name, series.unit, int64_t(summary.samples), summary.mean(),
                 summary.min, summary.max, above, double(summary.covered) / double(summary.samples)});

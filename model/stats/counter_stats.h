@@ -2,7 +2,8 @@
 // Analysis Summary render (stats_table.h):
 //
 //   gpu_metrics_sum       per device and metric: samples, time-weighted mean, min, max, the
-//                         share of time above 50% (percentage metrics), the mean sample interval
+//                         share of time above 50% (for percentages; for rates, above half of the
+//                         series' peak in the whole report), the mean sample interval
 //   gpu_metrics_kern_sum  per kernel name: instances, total time, and the mean SMs Active, Warp
 //                         Occupancy and Tensor Active while its instances ran (weighted by their
 //                         time), which no peer shows without selecting each kernel by hand

@@ -1,5 +1,6 @@
 #include "views/summary/analysis_summary.h"
 
+#include "model/stats/counter_stats.h"
 #include "model/stats/stats_engine.h"
 #include "model/text/time_text.h"
 #include "views/summary/stats_panel.h"
@@ -218,15 +219,33 @@ void AnalysisSummary::updateScopeBar()
     m_busy->setVisible(isBusy());
 }
 
+namespace {
+
+// What one computation of the summary gives: the nsys-style reports and the counter tables.
+struct SummaryTables
+{
+    std::vector<StatsReport> reports;
+    std::vector<StatsTable> counters;
+};
+
+} // namespace
+
 void AnalysisSummary::recompute()
 {
     const std::optional<TimeRange> range = activeRange();
     const bool wasBusy = isBusy();
     m_request.start(
-        [trace = m_trace, range](const std::atomic<bool>&) { return computeAllReports(*trace, range); },
-        [this, range](std::vector<StatsReport> reports, bool newest) {
+        [trace = m_trace, range](const std::atomic<bool>&) {
+            SummaryTables tables {computeAllReports(*trace, range), {}};
+            if (!trace->counterSeries.empty())
+                for (std::string_view name : counterReportNames())
+                    tables.counters.push_back(*counterReport(name, *trace, range));
+            return tables;
+        },
+        [this, range](SummaryTables tables, bool newest) {
             if (!newest) return;
-            showReports(std::move(reports), range);
+            m_stats->setCounterTables(std::move(tables.counters));
+            showReports(std::move(tables.reports), range);
         });
     updateScopeBar();
     if (!wasBusy) emit busyChanged(true);

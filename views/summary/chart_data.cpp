@@ -94,4 +94,23 @@ std::vector<UtilizationSeries> gpuUtilization(const Trace& trace, TimeRange wind
     return result;
 }
 
+std::vector<MetricCurve> gpuMetricCurves(const Trace& trace, TimeRange window, int columns)
+{
+    std::vector<MetricCurve> curves;
+    std::vector<CounterSummary> summaries(size_t(std::max(columns, 1)));
+    for (uint32_t s = 0; s < trace.counterSeries.size(); ++s) {
+        const CounterSeries& series = trace.counterSeries[s];
+        if (series.source != CounterSource::GpuMetrics
+            || (series.name != "SMs Active" && series.name != "Tensor Active"))
+            continue;
+        std::fill(summaries.begin(), summaries.end(), CounterSummary {});
+        trace.counterLod(s, window, summaries);
+        MetricCurve curve {series.device, series.name, {}};
+        for (const CounterSummary& column : summaries)
+            curve.values.push_back(column.mean());
+        curves.push_back(std::move(curve));
+    }
+    return curves;
+}
+
 } // namespace sightline::views

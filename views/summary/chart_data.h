@@ -48,4 +48,14 @@ struct UtilizationSeries
 // streams are added and capped at 1, so overlapping kernels count once at most.
 std::vector<UtilizationSeries> gpuUtilization(const Trace& trace, TimeRange window, int columns);
 
+// A GPU metric (SMs Active, Tensor Active) over `columns` equal spans of a window: the
+// time-weighted mean in each, NaN where nothing is known.
+struct MetricCurve
+{
+    DeviceId device;
+    std::string name;
+    std::vector<double> values;
+};
+std::vector<MetricCurve> gpuMetricCurves(const Trace& trace, TimeRange window, int columns);
+
 } // namespace sightline::views

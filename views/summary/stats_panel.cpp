@@ -141,4 +141,38 @@ void StatsPanel::setReports(const std::vector<StatsReport>& reports, bool ranged
     }
 }
 
+void StatsPanel::setCounterTables(std::vector<StatsTable> tables)
+{
+    for (StatsTable& table : tables) {
+        StatsTableModel* model = counterModel(table.name);
+        if (!model) {
+            auto* tab = new QWidget(m_tabs);
+            auto* title = new QLabel(
+                QStringLiteral("<b>%1</b> &nbsp;<span style='color:gray'>%2</span>")
+                    .arg(QString::fromStdString(table.title), QString::fromStdString(table.name)),
+                tab);
+            model = new StatsTableModel(this);
+            QTableView* view = makeTable(model, tab);
+            view->setToolTip({});
+            auto* layout = new QVBoxLayout(tab);
+            layout->setContentsMargins(6, 6, 6, 6);
+            layout->addWidget(title);
+            layout->addWidget(view, 1);
+            m_tabs->addTab(tab,
+                table.name == "gpu_metrics_sum"            ? tr("GPU Metrics")
+                    : table.name == "gpu_metrics_kern_sum" ? tr("Metrics per Kernel")
+                                                           : QString::fromStdString(table.title));
+            m_counterPages.emplace_back(table.name, model);
+        }
+        model->setTable(std::move(table));
+    }
+}
+
+StatsTableModel* StatsPanel::counterModel(const std::string& name) const
+{
+    for (const auto& [pageName, model] : m_counterPages)
+        if (pageName == name) return model;
+    return nullptr;
+}
+
 } // namespace sightline::views

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "model/stats/stats_report.h"
+#include "model/stats/stats_table.h"
 
 #include <QWidget>
 #include <vector>
@@ -26,6 +27,10 @@ public:
 
     // `reports` in any order; `ranged` words the empty notes for a selection.
     void setReports(const std::vector<StatsReport>& reports, bool ranged);
+    // Tables of counter reports (GPU metrics), each on a tab of its own after the others,
+    // added the first time a table of that name comes.
+    void setCounterTables(std::vector<StatsTable> tables);
+    StatsTableModel* counterModel(const std::string& name) const;
 
     StatsTableModel* model(StatsReportId id) const;
     QTableView* view(StatsReportId id) const;
@@ -49,6 +54,7 @@ private:
 
     QTabWidget* m_tabs = nullptr;
     std::vector<Page> m_pages;
+    std::vector<std::pair<std::string, StatsTableModel*>> m_counterPages; // by table name
 };
 
 // The tab title of a report: "GPU Kernels".

@@ -274,6 +274,8 @@ void SummaryCharts::drawUtilization()
     m_utilization->clear();
     QCustomPlot* plot = m_utilization->plot();
     const TimeRange window = m_range.value_or(m_trace->span);
+    // With GPU metrics, how busy the SMs and tensor cores were; without, kernel busy time.
+    if (drawMetricCurves(window)) return;
     const std::vector<UtilizationSeries> series = gpuUtilization(*m_trace, window, kUtilizationColumns);
     if (series.empty()) {
         m_utilization->showEmptyNote(tr("No CUDA kernels"));
@@ -308,6 +310,38 @@ void SummaryCharts::drawUtilization()
     plot->yAxis->setRange(0, 105);
     plot->legend->setVisible(true);
     plot->replot();
+}
+
+bool SummaryCharts::drawMetricCurves(TimeRange window)
+{
+    const std::vector<MetricCurve> curves = gpuMetricCurves(*m_trace, window, kUtilizationColumns);
+    if (curves.empty()) return false;
+    QCustomPlot* plot = m_utilization->plot();
+    const double step = double(window.duration()) / kUtilizationColumns;
+    for (size_t s = 0; s < curves.size(); ++s) {
+        auto* graph = plot->addGraph();
+        QVector<double> x, y;
+        for (size_t c = 0; c < curves[s].values.size(); ++c) {
+            x << (double(window.start) + double(c) * step) / 1e9;
+            y << curves[s].values[c]; // NaN leaves a gap
+        }
+        graph->setData(x, y, true);
+        graph->setLineStyle(QCPGraph::lsStepLeft);
+        QColor color = chartColor(int(s));
+        graph->setPen(QPen(color, 1.2));
+        color.setAlpha(curves.size() <= 2 ? 70 : 35);
+        graph->setBrush(color);
+        graph->setName(QStringLiteral("%1, GPU %2").arg(fromStd(curves[s].name)).arg(curves[s].device.value));
+    }
+    plot->xAxis->setScaleType(QCPAxis::stLinear);
+    plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    plot->xAxis->setLabel(tr("Time since start (s)"));
+    plot->yAxis->setLabel(tr("GPU metrics (%)"));
+    plot->xAxis->setRange(double(window.start) / 1e9, double(window.end) / 1e9);
+    plot->yAxis->setRange(0, 105);
+    plot->legend->setVisible(true);
+    plot->replot();
+    return true;
 }
 
 void SummaryCharts::drawMemoryVolume()

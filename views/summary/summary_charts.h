@@ -49,6 +49,7 @@ private:
     void drawTopKernels();
     void drawHistogram();
     void drawUtilization();
+    bool drawMetricCurves(TimeRange window); // false when the trace has no GPU metrics
     void drawMemoryVolume();
     const StatsReport* report(StatsReportId id) const;
 

@@ -32,6 +32,7 @@ constexpr OptionSpec kOptions[] = {
     {"gpu-metrics-device", "", true}, // the older nsys spelling
     {"gpu-metrics-frequency", "", true},
     {"gpu-metrics-set", "", true},
+    {"cuda-memory-usage", "", true},
 };
 
 // "none", "all", or device ordinals separated by commas.
@@ -158,6 +159,10 @@ Status apply(ProfileOptions& o, std::string_view name, const std::string& value)
         else if (!sampler::findMetricSet(value))
             return Status::failure(bad + "run --gpu-metrics-set=help for the sets there are");
         o.gpuMetricsSet = value;
+    } else if (name == "cuda-memory-usage") {
+        const std::optional<bool> on = parseBool(value);
+        if (!on) return Status::failure(bad + "use true or false");
+        o.cudaMemoryUsage = *on;
     } else if (name == "env-var") {
         if (value.find('=') == std::string::npos) return Status::failure(bad + "give NAME=VALUE");
         applyEnvironment(o, value);
@@ -223,6 +228,8 @@ std::string profileUsage()
            "      --gpu-metrics-devices=none|all|N[,M]  sample GPU metrics of these GPUs (default none)\n"
            "      --gpu-metrics-frequency=HZ  samples per second, 10 to 200000 (default 10000)\n"
            "      --gpu-metrics-set=NAME  general (default), sm or tensor; help lists them\n"
+           "      --cuda-memory-usage=BOOL  GPU memory in use per device, from every allocation (default "
+           "false)\n"
            "  -h, --help                 this text\n";
 }
 

@@ -105,6 +105,7 @@ TargetEnvironment buildTargetEnvironment(const ProfileOptions& options, const st
     }
     env[spool::kEnvKeepEnv] = keep;
     if (!cuptiLibrary.empty()) env[spool::kEnvCuptiPath] = cuptiLibrary;
+    if (options.cudaMemoryUsage) env[spool::kEnvCudaMemoryUsage] = "1";
 
     if (options.traceCuda)
         claim(env, result.warnings, "CUDA_INJECTION64_PATH", injectionLibrary, "CUDA activity");

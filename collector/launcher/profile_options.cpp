@@ -25,6 +25,7 @@ KeyValueList ProfileOptions::asMetadata() const
     if (capture.duration) list.emplace_back("duration", std::to_string(double(*capture.duration) / 1e9));
     for (const auto& [name, value] : environment)
         list.emplace_back("env-var", name + "=" + value);
+    if (cudaMemoryUsage) list.emplace_back("cuda-memory-usage", "true");
     if (gpuMetrics()) {
         list.emplace_back("gpu-metrics-devices", gpuMetricsDevices);
         list.emplace_back("gpu-metrics-frequency", std::to_string(gpuMetricsFrequency));

@@ -32,6 +32,7 @@ struct ProfileOptions
     uint32_t gpuMetricsFrequency = 10000; // Hz, 10 to 200000
     std::string gpuMetricsSet = "general";
     bool listGpuMetricSets = false; // --gpu-metrics-set=help
+    bool cudaMemoryUsage = false; // --cuda-memory-usage: GPU memory allocations as a per-device series
     bool gpuMetrics() const { return gpuMetricsDevices != "none"; }
 
     std::string traceList() const; // "cuda,nvtx,osrt" or "none"

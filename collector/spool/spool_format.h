@@ -93,6 +93,7 @@ enum class RecordType : uint16_t {
     CudaContext = 54,
     CudaStream = 55,
     CudaVersions = 56,
+    CudaMemoryUsage = 57, // an allocation or release of GPU memory (--cuda-memory-usage)
 };
 
 // `tid` is the OS thread the record belongs to (for CUDA API records: the calling thread; for
@@ -351,6 +352,18 @@ struct CudaMemsetRecord
     uint32_t reserved2;
 };
 
+struct CudaMemoryUsageRecord
+{
+    RecordHeader header;
+    int64_t timestampNs;
+    uint64_t address;
+    uint64_t bytes;
+    uint32_t device, context, stream, correlation;
+    uint8_t release; // 1: memory released, 0: allocated
+    uint8_t memoryKind; // = sightline::MemoryKind
+    uint8_t reserved[6];
+};
+
 struct CudaSyncRecord
 {
     RecordHeader header;
@@ -403,6 +416,7 @@ static_assert(sizeof(ClockSyncRecord) % 8 == 0 && sizeof(StringRecord) % 8 == 0)
 static_assert(sizeof(NvtxPushRecord) % 8 == 0 && sizeof(NvtxStartRecord) % 8 == 0);
 static_assert(sizeof(OsCallRecord) % 8 == 0 && sizeof(CudaKernelRecord) % 8 == 0);
 static_assert(sizeof(CudaMemcpyRecord) % 8 == 0 && sizeof(CudaMemsetRecord) % 8 == 0);
+static_assert(sizeof(CudaMemoryUsageRecord) % 8 == 0);
 static_assert(sizeof(CudaSyncRecord) % 8 == 0 && sizeof(CudaDeviceRecord) % 8 == 0);
 static_assert(sizeof(CudaApiRecord) % 8 == 0 && sizeof(CudaVersionsRecord) % 8 == 0);
 
@@ -416,5 +430,6 @@ inline constexpr const char* kEnvTrace = "SIGHTLINE_TRACE"; // "cuda,nvtx,osrt"
 inline constexpr const char* kEnvOsrtThreshold = "SIGHTLINE_OSRT_THRESHOLD_NS";
 inline constexpr const char* kEnvKeepEnv = "SIGHTLINE_KEEP_ENV"; // comma-separated names
 inline constexpr const char* kEnvCuptiPath = "SIGHTLINE_CUPTI_PATH"; // the toolkit's libcupti
+inline constexpr const char* kEnvCudaMemoryUsage = "SIGHTLINE_CUDA_MEMORY_USAGE"; // "1": record allocations
 
 } // namespace sightline::spool

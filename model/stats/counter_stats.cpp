@@ -10,6 +10,7 @@ namespace {
 
 constexpr std::string_view kMetricsSum = "gpu_metrics_sum";
 constexpr std::string_view kKernelMetricsSum = "gpu_metrics_kern_sum";
+constexpr std::string_view kMemoryUsageSum = "cuda_gpu_mem_usage_sum";
 constexpr const char* kKernelSeries[] = {"SMs Active", "Warp Occupancy", "Tensor Active"};
 
 TimeRange wholeOr(const Trace& trace, std::optional<TimeRange> range)
@@ -128,11 +129,40 @@ StatsTable kernelMetricsSum(const Trace& trace, std::optional<TimeRange> range)
     return table;
 }
 
+// Per device: the most bytes in use over the range, and the steps up (allocations) and down
+// (releases) that start in it.
+StatsTable memoryUsageSum(const Trace& trace, std::optional<TimeRange> range)
+{
+    StatsTable table;
+    table.name = std::string(kMemoryUsageSum);
+    table.title = "CUDA GPU Memory Usage Summary";
+    table.dataKind = "CUDA memory usage";
+    table.columns = {{"Device", CellKind::Integer, 0}, {"Peak Bytes", CellKind::Integer, 0},
+        {"Allocations", CellKind::Integer, 0}, {"Frees", CellKind::Integer, 0}};
+    const TimeRange window = wholeOr(trace, range);
+    for (uint32_t s = 0; s < trace.counterSeries.size(); ++s) {
+        const CounterSeries& series = trace.counterSeries[s];
+        if (series.source != CounterSource::GpuMemory) continue;
+        const CounterSummary summary = trace.counterSummary(s, window);
+        if (summary.empty()) continue;
+        const CounterTimeline& timeline = trace.timelineOf(series);
+        int64_t allocations = 0, frees = 0;
+        for (size_t i = 0; i < timeline.size(); ++i) {
+            if (!window.contains(timeline.starts[i])) continue;
+            const double before = i > 0 ? series.values[i - 1] : 0.0;
+            allocations += series.values[i] > before ? 1 : 0;
+            frees += series.values[i] < before ? 1 : 0;
+        }
+        table.rows.push_back({int64_t(series.device.value), int64_t(summary.max), allocations, frees});
+    }
+    return table;
+}
+
 } // namespace
 
 std::vector<std::string_view> counterReportNames()
 {
-    return {kMetricsSum, kKernelMetricsSum};
+    return {kMetricsSum, kKernelMetricsSum, kMemoryUsageSum};
 }
 
 std::optional<StatsTable> counterReport(
@@ -140,6 +170,7 @@ std::optional<StatsTable> counterReport(
 {
     if (name == kMetricsSum) return metricsSum(trace, range);
     if (name == kKernelMetricsSum) return kernelMetricsSum(trace, range);
+    if (name == kMemoryUsageSum) return memoryUsageSum(trace, range);
     return std::nullopt;
 }
 

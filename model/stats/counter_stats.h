@@ -7,6 +7,8 @@
 //   gpu_metrics_kern_sum  per kernel name: instances, total time, and the mean SMs Active, Warp
 //                         Occupancy and Tensor Active while its instances ran (weighted by their
 //                         time), which no peer shows without selecting each kernel by hand
+//   cuda_gpu_mem_usage_sum  per device: peak bytes in use, allocations and releases
+//                         (--cuda-memory-usage)
 //
 // Over a range, counters count for their overlap with it; kernels follow the stats rule (those
 // starting in it).

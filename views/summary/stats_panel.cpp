@@ -159,9 +159,10 @@ void StatsPanel::setCounterTables(std::vector<StatsTable> tables)
             layout->addWidget(title);
             layout->addWidget(view, 1);
             m_tabs->addTab(tab,
-                table.name == "gpu_metrics_sum"            ? tr("GPU Metrics")
-                    : table.name == "gpu_metrics_kern_sum" ? tr("Metrics per Kernel")
-                                                           : QString::fromStdString(table.title));
+                table.name == "gpu_metrics_sum"              ? tr("GPU Metrics")
+                    : table.name == "gpu_metrics_kern_sum"   ? tr("Metrics per Kernel")
+                    : table.name == "cuda_gpu_mem_usage_sum" ? tr("GPU Memory Usage")
+                                                             : QString::fromStdString(table.title));
             m_counterPages.emplace_back(table.name, model);
         }
         model->setTable(std::move(table));

@@ -2,6 +2,7 @@
 
 #include "collector/convert/assemble/gpu_metrics_assembly.h"
 #include "collector/convert/assemble/host_metadata.h"
+#include "collector/convert/assemble/memory_usage_assembly.h"
 #include "collector/convert/decode/clock_map.h"
 #include "collector/convert/decode/process_capture.h"
 #include "collector/convert/decode/spool_reader.h"
@@ -150,6 +151,11 @@ MergedReport mergeSpools(const SessionInfo& session)
         gpus.insert(gpus.end(), p.gpus.begin(), p.gpus.end());
     addGpuMetrics(
         readGpuMetricsFiles(session.spoolDir), session.start.monotonicNs, sessionEnd, gpus, builder);
+    if (const size_t unmatched = addMemoryUsage(processes, sessionEnd, builder); unmatched > 0)
+        builder.addDiagnostic({Severity::Info, "collector",
+            std::to_string(unmatched)
+                + " GPU memory releases were of memory allocated before recording began; the memory row "
+                  "counts from zero."});
     merged.events = builder.eventCount();
     lap("assemble events");
     {

@@ -122,6 +122,7 @@ void ChunkDecoder::decode(const spool::RecordHeader& record)
     case RecordType::CudaMemcpy:
     case RecordType::CudaMemset:
     case RecordType::CudaSync:
+    case RecordType::CudaMemoryUsage:
         decodeCudaEvent(m_context, m_out, record);
         break;
     case RecordType::ProcessText:

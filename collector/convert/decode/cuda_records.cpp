@@ -152,6 +152,13 @@ void decodeCudaEvent(SpoolContext& context, DecodedChunk& out, const spool::Reco
     case RecordType::CudaSync:
         addSync(out, context, SpoolFile::as<spool::CudaSyncRecord>(record));
         break;
+    case RecordType::CudaMemoryUsage: {
+        const auto& r = SpoolFile::as<spool::CudaMemoryUsageRecord>(record);
+        const int64_t bytes = int64_t(std::min<uint64_t>(r.bytes, uint64_t(INT64_MAX)));
+        out.memoryUsage.push_back({context.cudaTime(r.timestampNs), DeviceId(r.device),
+            r.release ? -bytes : bytes, CorrelationId(r.correlation)});
+        break;
+    }
     default:
         break;
     }

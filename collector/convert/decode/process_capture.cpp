@@ -160,6 +160,8 @@ void ProcessDecoder::join(DecodedChunk& chunk, const SpoolFile& file, const File
     if (!chunk.kernels.empty()) m_capture.kernels.push_back(std::move(chunk.kernels));
     if (!chunk.memory.empty()) m_capture.memory.push_back(std::move(chunk.memory));
     if (!chunk.syncs.empty()) m_capture.syncs.push_back(std::move(chunk.syncs));
+    m_capture.memoryUsage.insert(
+        m_capture.memoryUsage.end(), chunk.memoryUsage.begin(), chunk.memoryUsage.end());
 }
 
 // Pops of pushes from earlier chunks, pushes left open for later ones, start/end ranges.

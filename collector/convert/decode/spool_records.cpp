@@ -61,6 +61,8 @@ constexpr uint32_t minimumBytes(RecordType type)
         return sizeof(spool::CudaMemcpyRecord);
     case RecordType::CudaMemset:
         return sizeof(spool::CudaMemsetRecord);
+    case RecordType::CudaMemoryUsage:
+        return sizeof(spool::CudaMemoryUsageRecord);
     case RecordType::CudaSync:
         return sizeof(spool::CudaSyncRecord);
     case RecordType::CudaDevice:

@@ -188,14 +188,21 @@ void enableActivityKinds(CuptiState& s)
     };
     const bool withApi = !disabled("SIGHTLINE_CUDA_API");
     const bool withDriver = withApi && !disabled("SIGHTLINE_CUDA_DRIVER_API");
-    for (CUpti_ActivityKind kind : kKinds) {
-        if (kind == CUPTI_ACTIVITY_KIND_DRIVER && !withDriver) continue;
-        if (kind == CUPTI_ACTIVITY_KIND_RUNTIME && !withApi) continue;
+    // --cuda-memory-usage: every allocation and release of GPU memory.
+    const char* memory = getenv(spool::kEnvCudaMemoryUsage);
+    const bool withMemory = memory && strcmp(memory, "1") == 0;
+    auto enable = [&](CUpti_ActivityKind kind) {
         const CUptiResult result = s.api.activityEnable(kind);
         if (result != CUPTI_SUCCESS)
             reportDiagnostic(spool::Severity::Warning, "CUPTI refused to record activity kind %d (%s).",
                 int(kind), resultText(s.api, result));
+    };
+    for (CUpti_ActivityKind kind : kKinds) {
+        if (kind == CUPTI_ACTIVITY_KIND_DRIVER && !withDriver) continue;
+        if (kind == CUPTI_ACTIVITY_KIND_RUNTIME && !withApi) continue;
+        enable(kind);
     }
+    if (withMemory) enable(CUPTI_ACTIVITY_KIND_MEMORY2);
 }
 
 void muteNoisyApis(CuptiState& s)

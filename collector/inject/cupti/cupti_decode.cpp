@@ -102,6 +102,25 @@ DecodeResult decodePeerCopy(const CUpti_ActivityMemcpyPtoP4& m, const DecodeSett
     return DecodeResult::Record;
 }
 
+DecodeResult decodeMemoryUsage(const CUpti_ActivityMemory4& m, const DecodeSettings& s, DecodedRecord& out)
+{
+    if (m.timestamp == 0) return DecodeResult::NoTimestamps;
+    if (m.memoryOperationType != CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION
+        && m.memoryOperationType != CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE)
+        return DecodeResult::Ignored;
+    auto& r = begin<spool::CudaMemoryUsageRecord>(out, RecordType::CudaMemoryUsage);
+    r.timestampNs = shifted(m.timestamp, s);
+    r.address = m.address;
+    r.bytes = m.bytes;
+    r.device = m.deviceId;
+    r.context = m.contextId;
+    r.stream = m.streamId;
+    r.correlation = m.correlationId;
+    r.release = m.memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE ? 1 : 0;
+    r.memoryKind = mapMemoryKind(m.memoryKind);
+    return DecodeResult::Record;
+}
+
 DecodeResult decodeMemset(const CUpti_ActivityMemset4& m, const DecodeSettings& s, DecodedRecord& out)
 {
     if (!hasTimes(m.start, m.end)) return DecodeResult::NoTimestamps;
@@ -213,6 +232,8 @@ DecodeResult decodeActivity(
         return decodePeerCopy(reinterpret_cast<const CUpti_ActivityMemcpyPtoP4&>(record), s, out);
     case CUPTI_ACTIVITY_KIND_MEMSET:
         return decodeMemset(reinterpret_cast<const CUpti_ActivityMemset4&>(record), s, out);
+    case CUPTI_ACTIVITY_KIND_MEMORY2:
+        return decodeMemoryUsage(reinterpret_cast<const CUpti_ActivityMemory4&>(record), s, out);
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
         return decodeSync(reinterpret_cast<const CUpti_ActivitySynchronization2&>(record), s, out);
     case CUPTI_ACTIVITY_KIND_RUNTIME:

@@ -7,6 +7,7 @@
 #include "collector/inject/cupti/cupti_decode.h"
 #include "collector/spool/os_functions.h"
 #include "collector_test_support.h"
+#include "model/stats/counter_stats.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -381,4 +382,45 @@ TEST_CASE("an exec'ed image of the same process continues its recording")
     CHECK(trace.findProcess(Pid(900))->commandLine
         == std::vector<std::string> {"/usr/bin/python3.11", "train.py"});
     CHECK(osCalls(trace, Pid(900), Tid(900)).size() == 2);
+}
+
+TEST_CASE("CUDA memory records become a per-device series of the bytes in use")
+{
+    const auto dir = scratchDir("collector-memory-usage");
+    SpoolBuilder spool(510);
+    TextEnvironment env;
+    // Allocate 1 MiB and 3 MiB, free the 1 MiB, allocate 2 MiB on device 0; 4 MiB on device 1.
+    struct Change
+    {
+        uint64_t time;
+        uint32_t device;
+        uint64_t bytes;
+        bool release;
+    };
+    for (const Change& c : {Change {10000, 0, 1 << 20, false}, Change {20000, 0, 3 << 20, false},
+             Change {30000, 0, 1 << 20, true}, Change {40000, 0, 2 << 20, false},
+             Change {25000, 1, 4 << 20, false}}) {
+        CUpti_ActivityMemory4 m {};
+        m.kind = CUPTI_ACTIVITY_KIND_MEMORY2;
+        m.memoryOperationType = c.release ? CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE
+                                          : CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION;
+        m.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+        m.timestamp = c.time, m.deviceId = c.device, m.bytes = c.bytes, m.address = 0x7f0000 + c.time;
+        addDecoded(spool, env, &m);
+    }
+    env.writeStrings(spool);
+    spool.writeTo((dir / "510.spool").string());
+
+    const Trace trace = mergeSpools(session(dir, 1000, 510)).trace;
+    REQUIRE(trace.counterSeries.size() == 2);
+    const CounterSeries& device0 = trace.counterSeries[0];
+    CHECK(device0.source == CounterSource::GpuMemory);
+    CHECK(device0.unit == "B");
+    CHECK(trace.timelineOf(device0).starts == std::vector<Timestamp> {9000, 19000, 29000, 39000});
+    CHECK(device0.values == std::vector<double> {1 << 20, 4 << 20, 3 << 20, 5 << 20});
+    const std::optional<StatsTable> usage = counterReport("cuda_gpu_mem_usage_sum", trace, std::nullopt);
+    REQUIRE(usage);
+    REQUIRE(usage->rows.size() == 2);
+    CHECK(usage->rows[0] == std::vector<StatsCell> {int64_t(0), int64_t(5 << 20), int64_t(3), int64_t(1)});
+    CHECK(usage->rows[1] == std::vector<StatsCell> {int64_t(1), int64_t(4 << 20), int64_t(1), int64_t(0)});
 }

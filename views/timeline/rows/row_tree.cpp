@@ -196,12 +196,22 @@ RowTree RowTree::build(const Trace& trace)
     }
 
     // GPUs with sampled metrics but no recorded work still get their row.
-    std::map<uint32_t, std::vector<uint32_t>> metricsOf; // device > counter series
-    for (uint32_t c = 0; c < trace.counterSeries.size(); ++c)
-        if (trace.counterSeries[c].source == CounterSource::GpuMetrics) {
-            metricsOf[trace.counterSeries[c].device.value].push_back(c);
-            gpus[trace.counterSeries[c].device.value];
-        }
+    std::map<uint32_t, std::vector<uint32_t>> metricsOf; // device > GPU metric series
+    std::map<uint32_t, std::vector<uint32_t>> memoryOf; // device > memory in use
+    for (uint32_t c = 0; c < trace.counterSeries.size(); ++c) {
+        const CounterSeries& series = trace.counterSeries[c];
+        (series.source == CounterSource::GpuMetrics ? metricsOf : memoryOf)[series.device.value].push_back(c);
+        gpus[series.device.value];
+    }
+    auto counterRow = [&](uint32_t c) {
+        const CounterSeries& series = trace.counterSeries[c];
+        RowNode row;
+        row.kind = RowKind::Counter;
+        row.label = QStringLiteral("%1 [%2]").arg(fromUtf8(series.name), fromUtf8(series.unit));
+        row.counter = c;
+        row.whenExpanded = row.whenCollapsed = RowContent::Counter;
+        return row;
+    };
 
     for (auto& [device, gpu] : gpus) {
         std::vector<TrackId> deviceWork;
@@ -228,16 +238,12 @@ RowTree RowTree::build(const Trace& trace)
             const int metricsGroup = tree.add(
                 group(RowKind::GpuMetrics, QStringLiteral("GPU Metrics"), RowContent::Nothing, {}, true),
                 gpuIndex);
-            for (uint32_t c : metrics->second) {
-                const CounterSeries& series = trace.counterSeries[c];
-                RowNode row;
-                row.kind = RowKind::Counter;
-                row.label = QStringLiteral("%1 [%2]").arg(fromUtf8(series.name), fromUtf8(series.unit));
-                row.counter = c;
-                row.whenExpanded = row.whenCollapsed = RowContent::Counter;
-                tree.add(std::move(row), metricsGroup);
-            }
+            for (uint32_t c : metrics->second)
+                tree.add(counterRow(c), metricsGroup);
         }
+        if (const auto memory = memoryOf.find(device); memory != memoryOf.end())
+            for (uint32_t c : memory->second)
+                tree.add(counterRow(c), gpuIndex);
         const bool severalContexts = gpu.contexts.size() > 1;
         for (auto& [contextKey, streams] : gpu.contexts) {
             const auto [dev, pid, context] = contextKey;

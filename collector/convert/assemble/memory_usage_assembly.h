@@ -1,0 +1,18 @@
+// --cuda-memory-usage: the allocations and releases of every process on a GPU become one
+// counter series of the bytes in use on that device (a step at each change; changes at the
+// same nanosecond become one step), starting from zero at the first change.
+#pragma once
+
+#include "collector/convert/decode/decoded_process.h"
+#include "model/build/trace_builder.h"
+
+#include <vector>
+
+namespace sightline::collector {
+
+// The number of releases larger than what was in use (a release of memory allocated before the
+// capture began); those count from zero and are reported.
+size_t addMemoryUsage(
+    const std::vector<ProcessCapture>& processes, Timestamp sessionEnd, TraceBuilder& builder);
+
+} // namespace sightline::collector

@@ -140,6 +140,16 @@ if runs metrics; then
         profile_run gm-long -t cuda,nvtx "${metrics[@]}" -- "$out/bin/gpu_metrics" "$out/reports/gm-long.json" --seconds 60 \
             || say "FAIL gm-long: the program failed (see logs/gm-long.txt)"
         check_metrics gm-long long 10000
+        # A GPU another sampler holds refuses its counters: the second profile records the rest
+        # and says why (CUPTI_ERROR_HARDWARE_BUSY, measured on the H100 and H200 machines).
+        "${profile[@]}" -q -f -o "$out/reports/gm-holder.rep" -t cuda "${metrics[@]}" -- \
+            "$out/bin/gpu_metrics" "$out/reports/gm-holder.json" --seconds 12 > "$out/logs/gm-holder.txt" 2>&1 &
+        holder=$!
+        sleep 4
+        profile_run gm-busy -t cuda,nvtx "${metrics[@]}" -- "$out/bin/gpu_metrics" "$out/reports/gm-busy.json" \
+            || say "FAIL gm-busy: the program failed (see logs/gm-busy.txt)"
+        check_metrics gm-busy refused
+        wait "$holder"
         # torch.profiler uses CUPTI in the target while the counters are sampled.
         profile_run gm-torch -t cuda,nvtx "${metrics[@]}" -- python3 "$here/gpu_metrics_torch.py" "$out/reports/gm-torch.json" \
             || say "FAIL gm-torch: the program failed (see logs/gm-torch.txt)"

@@ -195,6 +195,7 @@ QRgb EventStyle::counterColor(const CounterSeries& series)
     if (series.name.starts_with("DRAM")) return qRgb(0xd9, 0x8c, 0x1f);
     if (series.name.starts_with("PCIe")) return qRgb(0x3d, 0x7e, 0xc7);
     if (series.name.starts_with("Tensor")) return qRgb(0x8e, 0x4f, 0xc9);
+    if (series.source == CounterSource::GpuMemory) return qRgb(0x1f, 0x8a, 0x8a);
     return qRgb(0x3a, 0xa6, 0x5b);
 }
 

@@ -38,7 +38,8 @@ public:
 
     QRgb color(const Track& track, uint32_t index) const;
     QRgb color(EventRef event) const { return color(m_trace.track(event.track), event.index); }
-    // A counter series' graph: activity shares green, memory traffic amber, the rest blue.
+    // A counter series' graph: activity shares green, DRAM traffic amber, PCIe blue, tensor pipes
+    // purple, memory in use teal.
     static QRgb counterColor(const CounterSeries& series);
     // Black or white, whichever reads better on `fill`.
     static QRgb textColorOn(QRgb fill);

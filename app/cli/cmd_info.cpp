@@ -85,6 +85,17 @@ int runInfo(const std::vector<std::string>& arguments)
     for (int k = 0; k < kTrackKindCount; ++k)
         std::printf("  %-24s %zu\n", kKindNames[k], trace->eventCount(TrackKind(k)));
 
+    if (!trace->counterSeries.empty()) {
+        std::printf("\nCounter series: %zu\n", trace->counterSeries.size());
+        for (const CounterSeries& series : trace->counterSeries) {
+            const CounterTimeline& timeline = trace->timelineOf(series);
+            const Duration span = timeline.starts.empty() ? 0 : timeline.end - timeline.starts.front();
+            std::printf("  GPU %-3u %-18s %zu samples over %.3f s (%s)\n", series.device.value,
+                (series.name + " [" + series.unit + "]").c_str(), timeline.size(), double(span) / 1e9,
+                series.source == CounterSource::GpuMetrics ? "GPU metrics" : "memory in use");
+        }
+    }
+
     std::printf("\nDiagnostics: %s\n", trace->diagnostics.empty() ? "none" : "");
     constexpr const char* kSeverity[] = {"info", "warning", "error"};
     for (const auto& d : trace->diagnostics)

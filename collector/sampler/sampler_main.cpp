@@ -78,6 +78,19 @@ int64_t gpuToMonotonic(const Cupti& cupti)
     return best;
 }
 
+// The most memory this process has held (VmHWM), in MB: it stays flat however long the run.
+long peakResidentMegabytes()
+{
+    std::FILE* status = std::fopen("/proc/self/status", "r");
+    if (!status) return 0;
+    char line[256];
+    long kilobytes = 0;
+    while (std::fgets(line, sizeof line, status))
+        if (std::sscanf(line, "VmHWM: %ld kB", &kilobytes) == 1) break;
+    std::fclose(status);
+    return kilobytes / 1024;
+}
+
 std::string uuidText(const CUuuid& uuid)
 {
     const auto* b = reinterpret_cast<const unsigned char*>(uuid.bytes);
@@ -206,6 +219,11 @@ void sampleDevice(const Options& o, const CudaDriver& cuda, const Cupti& cupti, 
             "GPU metrics of device " + std::to_string(ordinal) + ": the hardware sample buffer overflowed "
                 + std::to_string(overflows)
                 + " time(s), so samples were lost; lower --gpu-metrics-frequency.");
+    recorder.diagnostic(0,
+        "GPU metrics of device " + std::to_string(ordinal) + ": " + std::to_string(recorder.written())
+            + " samples of the " + session.metricSet().name + " set on " + session.chip() + " at "
+            + std::to_string(int(o.frequency)) + " Hz; the sampler's memory peaked at "
+            + std::to_string(peakResidentMegabytes()) + " MB.");
     if (restarts > 0)
         recorder.diagnostic(1,
             "GPU metrics of device " + std::to_string(ordinal) + ": sampling stopped "

@@ -150,6 +150,23 @@ void CounterLod::query(const CounterTimeline& timeline, std::span<const double> 
     __extension__ typedef __int128 WideInt;
     const WideInt width = window.duration();
     const auto& starts = timeline.starts;
+    if (snapsToBlocks(timeline, window, columns)) {
+        // Wide columns: each edge moves to the nearest block boundary, so a column is summed
+        // from whole blocks only, without reading the samples at its edges.
+        const uint64_t n = std::min<uint64_t>(starts.size(), values.size());
+        auto edge = [&](uint64_t from, Timestamp t) {
+            const uint64_t i = firstStartingAtOrAfter(starts, n, from, t);
+            return std::min(n, (i + kBlock / 2) / kBlock * kBlock);
+        };
+        uint64_t left = edge(0, window.start);
+        for (size_t c = 0; c < columns; ++c) {
+            const uint64_t right
+                = edge(left, window.start + Timestamp(width * WideInt(c + 1) / WideInt(columns)));
+            out[c] = right > left ? wholeSamples(timeline, values, left, right) : CounterSummary {};
+            left = right;
+        }
+        return;
+    }
     uint64_t hint = uint64_t(std::upper_bound(starts.begin(), starts.end(), window.start) - starts.begin());
     hint = hint > 0 ? hint - 1 : 0;
     for (size_t c = 0; c < columns; ++c) {
@@ -157,6 +174,13 @@ void CounterLod::query(const CounterTimeline& timeline, std::span<const double> 
         const Timestamp to = window.start + Timestamp(width * WideInt(c + 1) / WideInt(columns));
         out[c] = summarizeFrom(timeline, values, {from, to}, hint);
     }
+}
+
+bool CounterLod::snapsToBlocks(const CounterTimeline& timeline, TimeRange window, size_t columns)
+{
+    if (timeline.size() < 2 * kBlock || columns == 0 || window.empty()) return false;
+    const double spacing = double(timeline.end - timeline.starts.front()) / double(timeline.size());
+    return double(window.duration()) / double(columns) >= double(kSnapSamples) * spacing;
 }
 
 size_t CounterLod::residentBytes() const

@@ -8,7 +8,13 @@
 // samples; 36 bytes per block, about 1.2 bytes per sample in all). A range of whole samples is
 // summed from at most 31 samples and 31 blocks per level on either side; the two samples a
 // range boundary cuts count only for their overlap. Unknown (NaN) samples count for nothing.
-// Results are exact but for the order of floating-point additions.
+// summarize() is exact but for the order of floating-point additions.
+//
+// Pixel columns (query) are exact too while a column holds fewer than kSnapSamples samples on
+// average. Wider columns snap each edge to the nearest block boundary (16 samples at most,
+// whole samples), as the event LOD estimates at its edges: the error stays within the block on
+// either side of an edge, a fraction of a column, and a whole-span query reads blocks only, so
+// its cost does not grow with the samples per column.
 #pragma once
 
 #include "model/core/counters.h"
@@ -39,6 +45,9 @@ class CounterLod
 public:
     static constexpr int kBlockShift = 5;
     static constexpr uint64_t kBlock = 1u << kBlockShift; // samples or blocks per block
+    static constexpr uint64_t kSnapSamples = 8 * kBlock; // samples per column from which edges snap
+    // Whether query() snaps column edges to blocks for this many columns over `window`.
+    static bool snapsToBlocks(const CounterTimeline& timeline, TimeRange window, size_t columns);
 
     void build(const CounterTimeline& timeline, std::span<const double> values);
     // The series over `range` (half-open).

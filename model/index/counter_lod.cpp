@@ -107,6 +107,26 @@ uint64_t firstStartingAtOrAfter(const std::vector<Timestamp>& starts, uint64_t n
         - starts.begin());
 }
 
+// The same, searched from a guess in both directions: for evenly spaced samples a guess made by
+// interpolation is a sample or two off, so the search touches little memory.
+uint64_t firstStartingAtOrAfterNear(
+    const std::vector<Timestamp>& starts, uint64_t n, uint64_t guess, Timestamp t)
+{
+    guess = std::min(guess, n);
+    if (guess == n || starts[guess] >= t) {
+        // Back: the first index below guess whose start is before t, then forward from it.
+        uint64_t step = 1, high = guess; // starts[high] >= t (or high == n)
+        while (high > 0 && starts[high - std::min(step, high)] >= t) {
+            high -= std::min(step, high);
+            step *= 2;
+        }
+        const uint64_t low = high - std::min(step, high);
+        return uint64_t(std::lower_bound(starts.begin() + int64_t(low), starts.begin() + int64_t(high), t)
+            - starts.begin());
+    }
+    return firstStartingAtOrAfter(starts, n, guess, t);
+}
+
 } // namespace
 
 CounterSummary CounterLod::summarizeFrom(
@@ -154,9 +174,13 @@ void CounterLod::query(const CounterTimeline& timeline, std::span<const double> 
         // Wide columns: each edge moves to the nearest block boundary, so a column is summed
         // from whole blocks only, without reading the samples at its edges.
         const uint64_t n = std::min<uint64_t>(starts.size(), values.size());
+        const double perSample = double(timeline.end - starts.front()) / double(n);
         auto edge = [&](uint64_t from, Timestamp t) {
-            const uint64_t i = firstStartingAtOrAfter(starts, n, from, t);
-            return std::min(n, (i + kBlock / 2) / kBlock * kBlock);
+            // Guessed from the mean spacing, then found exactly near the guess.
+            const double ahead = double(t - starts[std::min(from, n - 1)]) / perSample;
+            const uint64_t guess = ahead <= 0 ? from : std::min(n, from + uint64_t(ahead));
+            const uint64_t i = firstStartingAtOrAfterNear(starts, n, std::max(guess, from), t);
+            return std::min(n, (std::max(i, from) + kBlock / 2) / kBlock * kBlock);
         };
         uint64_t left = edge(0, window.start);
         for (size_t c = 0; c < columns; ++c) {

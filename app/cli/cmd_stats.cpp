@@ -69,7 +69,13 @@ Result<std::vector<ReportRequest>> parseReportList(const std::string& list)
             continue;
         }
         Result<StatsReportId> id = findStatsReport(name);
-        if (!id) return Failure::failure(id.error());
+        if (!id) {
+            std::string counters;
+            for (std::string_view counter : counterReportNames())
+                counters += ", " + std::string(counter);
+            // "...: nvtx_sum, ...." gains the counter reports before its final period.
+            return Failure::failure(id.error().substr(0, id.error().size() - 1) + counters + ".");
+        }
         requests.push_back({id.value(), {}});
     }
     if (requests.empty()) return Failure::failure("--report needs at least one report name.");

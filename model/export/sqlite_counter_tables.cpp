@@ -1,6 +1,9 @@
-// GPU metrics as Nsight Systems exports them: TARGET_INFO_GPU_METRICS names each metric of each
-// GPU ("SMs Active [%]"; typeId kGpuMetricsTypeBase + device, sourceId the device, metricId the
-// series' place among its GPU's), GPU_METRICS holds one row per known sample (its start).
+// Counter series as Nsight Systems exports them. GPU metrics: TARGET_INFO_GPU_METRICS names each
+// metric of each GPU ("SMs Active [%]"; typeId kGpuMetricsTypeBase + device, sourceId the
+// device, metricId the series' place among its GPU's), GPU_METRICS holds one row per known
+// sample (its start). GPU memory in use: CUDA_GPU_MEMORY_USAGE_EVENTS gets one allocation or
+// release per step of the series; the report keeps no addresses, program counters or
+// processes of them, so those columns are 0.
 #include "model/export/sqlite_tables.h"
 #include "model/nsys/sqlite_schema.h"
 
@@ -34,6 +37,29 @@ void writeCounterTables(SqliteDatabase& db, const Trace& trace)
                     .integer(metricId)
                     .real(series.values[i])
                     .insertRow();
+    }
+    SqliteInsert memory(db, nsys::kCudaGpuMemoryUsageEvents);
+    for (const CounterSeries& series : trace.counterSeries) {
+        if (series.source != CounterSource::GpuMemory) continue;
+        const CounterTimeline& timeline = trace.timelineOf(series);
+        double before = 0;
+        for (size_t i = 0; i < timeline.size(); ++i) {
+            if (std::isnan(series.values[i]) || series.values[i] == before) continue;
+            const int64_t change = int64_t(series.values[i] - before);
+            before = series.values[i];
+            memory.integer(timeline.starts[i])
+                .integer(0) // globalPid
+                .integer(series.device.value)
+                .integer(0) // contextId
+                .integer(0) // address
+                .integer(0) // pc
+                .integer(change < 0 ? -change : change)
+                .integer(int(MemoryKind::Device))
+                .integer(change < 0 ? 1 : 0) // memoryOperationType: 0 allocation, 1 release
+                .null() // name
+                .null() // correlationId
+                .insertRow();
+        }
     }
 }
 

@@ -53,6 +53,11 @@ constexpr ColumnSpec kTargetInfoGpuMetricsColumns[]
     = {{"typeId", kInt, kNotNull}, {"sourceId", kInt, kNotNull}, {"typeName", kText, kNotNull},
         {"metricId", kInt, kNotNull}, {"metricName", kText, kNotNull}};
 
+constexpr ColumnSpec kMemoryUsageColumns[] = {{"start", kInt, kNotNull}, {"globalPid", kInt, kNotNull},
+    {"deviceId", kInt, kNotNull}, {"contextId", kInt, kNotNull}, {"address", kInt, kNotNull},
+    {"pc", kInt, kNotNull}, {"bytes", kInt, kNotNull}, {"memKind", kInt, kNotNull},
+    {"memoryOperationType", kInt, kNotNull}, {"name", kText}, {"correlationId", kInt}};
+
 constexpr ColumnSpec kDiagnosticColumns[] = {{"timestamp", kInt, kNotNull}, {"timestampType", kInt, kNotNull},
     {"source", kInt, kNotNull}, {"severity", kInt, kNotNull}, {"text", kText, kNotNull}, {"globalPid", kInt}};
 
@@ -140,6 +145,7 @@ const TableSpec kCudaMemcpy {table::kCudaMemcpy, kMemcpyColumns};
 const TableSpec kCudaMemset {table::kCudaMemset, kMemsetColumns};
 const TableSpec kGpuMetrics {table::kGpuMetrics, kGpuMetricsColumns};
 const TableSpec kTargetInfoGpuMetrics {table::kTargetInfoGpuMetrics, kTargetInfoGpuMetricsColumns};
+const TableSpec kCudaGpuMemoryUsageEvents {table::kCudaGpuMemoryUsageEvents, kMemoryUsageColumns};
 const TableSpec kCudaSynchronization {table::kCudaSynchronization, kSyncColumns};
 const TableSpec kNvtxEvents {table::kNvtxEvents, kNvtxColumns};
 const TableSpec kOsrtApi {table::kOsrtApi, kOsrtColumns};
@@ -174,7 +180,7 @@ std::vector<const TableSpec*> dataTables()
         &kTargetInfoCudaStream, &kTargetInfoSessionStartTime, &kTargetInfoSystemEnv, &kAnalysisDetails,
         &kMetaDataCapture, &kMetaDataExport, &kDiagnosticEvent, &kCudaRuntime, &kCudaKernel, &kCudaMemcpy,
         &kCudaMemset, &kCudaSynchronization, &kNvtxEvents, &kOsrtApi, &kOsrtCallchains,
-        &kTargetInfoGpuMetrics, &kGpuMetrics};
+        &kTargetInfoGpuMetrics, &kGpuMetrics, &kCudaGpuMemoryUsageEvents};
 }
 
 TableSpec enumTableSpec(std::string_view tableName)

@@ -59,6 +59,7 @@ inline constexpr const char* kOsrtApi = "OSRT_API";
 inline constexpr const char* kOsrtCallchains = "OSRT_CALLCHAINS";
 inline constexpr const char* kGpuMetrics = "GPU_METRICS";
 inline constexpr const char* kTargetInfoGpuMetrics = "TARGET_INFO_GPU_METRICS";
+inline constexpr const char* kCudaGpuMemoryUsageEvents = "CUDA_GPU_MEMORY_USAGE_EVENTS";
 // Read by the importer only: tables Sightline does not write, or their older names.
 inline constexpr const char* kTargetInfoCudaNullStream = "TARGET_INFO_CUDA_NULL_STREAM";
 inline constexpr const char* kExportMetaData = "EXPORT_META_DATA";
@@ -82,6 +83,7 @@ extern const TableSpec kCudaMemcpy;
 extern const TableSpec kCudaMemset;
 extern const TableSpec kGpuMetrics; // timestamp, typeId, metricId, value
 extern const TableSpec kTargetInfoGpuMetrics; // typeId, sourceId, typeName, metricId, metricName
+extern const TableSpec kCudaGpuMemoryUsageEvents; // start, ..., bytes, memKind, memoryOperationType
 // GPU_METRICS' typeId of a GPU's metrics: this plus its device number (sourceId is the device).
 inline constexpr int64_t kGpuMetricsTypeBase = 0x10000;
 extern const TableSpec kCudaSynchronization;

@@ -1,6 +1,5 @@
 // --cuda-memory-usage: the allocations and releases of every process on a GPU become one
-// counter series of the bytes in use on that device (a step at each change; changes at the
-// same nanosecond become one step), starting from zero at the first change.
+// counter series of the bytes in use on that device (model/build/memory_usage_series.h).
 #pragma once
 
 #include "collector/convert/decode/decoded_process.h"

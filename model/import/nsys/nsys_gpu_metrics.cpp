@@ -3,6 +3,7 @@
 // series over it ("Name [unit]" split into name and unit; a metric without a value at a
 // timestamp is unknown there). A sample lasts until the next; the last one, and one before a
 // pause longer than twice the usual spacing, as long as the usual spacing.
+#include "model/build/memory_usage_series.h"
 #include "model/import/nsys/nsys_importer.h"
 #include "model/nsys/sqlite_schema.h"
 
@@ -114,6 +115,31 @@ void Importer::readGpuMetrics()
         }
         begin = end;
     }
+}
+
+void Importer::readMemoryUsage()
+{
+    const char* table = nsys::table::kCudaGpuMemoryUsageEvents;
+    if (!m_db.hasTable(table)) return;
+    enum { kStart, kDevice, kBytes, kOperation };
+    constexpr Column kColumns[]
+        = {{"start", true}, {"deviceId", true}, {"bytes", true}, {"memoryOperationType", true}};
+    std::map<uint32_t, std::vector<MemoryChange>> byDevice;
+    SqliteRows rows = select(table, kColumns);
+    while (rows.next()) {
+        tick();
+        const int64_t bytes = std::max<int64_t>(0, rows.integer(kBytes));
+        noteEnd(rows.integer(kStart));
+        byDevice[uint32_t(rows.integer(kDevice))].push_back(
+            {rows.integer(kStart), rows.integer(kOperation) == 1 ? -bytes : bytes});
+    }
+    size_t unmatched = 0;
+    for (auto& [device, changes] : byDevice)
+        unmatched += addMemoryUsageSeries(m_builder, DeviceId(device), std::move(changes), m_traceEnd);
+    if (unmatched > 0)
+        m_builder.addDiagnostic({Severity::Info, "import",
+            std::to_string(unmatched) + " GPU memory releases in " + table
+                + " were of memory allocated before the capture; the memory row counts from zero."});
 }
 
 } // namespace sightline::nsys_import

@@ -10,9 +10,10 @@ namespace sightline {
 namespace nsys_import {
 namespace {
 
-constexpr const char* kEventTables[] = {nsys::table::kCudaRuntime, nsys::table::kCudaKernel,
-    nsys::table::kCudaMemcpy, nsys::table::kCudaMemset, nsys::table::kCudaSynchronization,
-    nsys::table::kNvtxEvents, nsys::table::kOsrtApi, nsys::table::kGpuMetrics};
+constexpr const char* kEventTables[]
+    = {nsys::table::kCudaRuntime, nsys::table::kCudaKernel, nsys::table::kCudaMemcpy,
+        nsys::table::kCudaMemset, nsys::table::kCudaSynchronization, nsys::table::kNvtxEvents,
+        nsys::table::kOsrtApi, nsys::table::kGpuMetrics, nsys::table::kCudaGpuMemoryUsageEvents};
 
 } // namespace
 
@@ -46,6 +47,7 @@ Trace Importer::run()
     readOsRuntime();
     readGpuMetrics();
     readNvtx(); // last: ranges without an end close at the end of everything else
+    readMemoryUsage(); // after the events: the memory series ends where they do
 
     addProcessesAndThreads();
     readGpus();

@@ -9,7 +9,7 @@
 //   nsys_entities.cpp processes, threads, GPUs, contexts, streams
 //   nsys_events.cpp   CUDA API, kernels, memcpy, memset, synchronization, OS runtime
 //   nsys_nvtx.cpp     NVTX ranges, marks, domains and thread names
-//   nsys_gpu_metrics.cpp  GPU metrics (counter series)
+//   nsys_gpu_metrics.cpp  GPU metrics and GPU memory usage (counter series)
 #pragma once
 
 #include "model/build/trace_builder.h"
@@ -82,6 +82,7 @@ private:
 
     // nsys_gpu_metrics.cpp
     void readGpuMetrics();
+    void readMemoryUsage();
 
     // nsys_nvtx.cpp
     void readNvtx();

@@ -5,6 +5,7 @@
 #include "../export/export_fixture.h"
 #include "generate.h"
 #include "import_support.h"
+#include "model/build/memory_usage_series.h"
 #include "model/export/exporters.h"
 #include "model/import/importers.h"
 #include "model/import/open_trace.h"
@@ -79,4 +80,29 @@ TEST_CASE("GPU metrics survive export to SQLite (GPU_METRICS, TARGET_INFO_GPU_ME
         for (size_t i = 0; i < want.values.size(); ++i)
             REQUIRE(got->values[i] == Approx(want.values[i]).margin(1e-6));
     }
+}
+
+TEST_CASE("GPU memory in use survives export to SQLite (CUDA_GPU_MEMORY_USAGE_EVENTS) and import")
+{
+    TraceBuilder builder;
+    builder.addGpu({DeviceId(2), "GPU", "GPU-2", "", 9, 0, 132, 1, 0, 0});
+    REQUIRE(addMemoryUsageSeries(builder, DeviceId(2),
+                {{1000, 1 << 20}, {2000, 3 << 20}, {2000, 1 << 10}, {5000, -(1 << 20)}, {9000, -(3 << 20)}},
+                20000)
+        == 0);
+    const Trace original = builder.build();
+    REQUIRE(original.counterSeries.size() == 1);
+    const auto dir = scratchDir("import-round-trip-memory");
+    const std::string sqlite = (dir / "memory.sqlite").string();
+    REQUIRE(exportSqlite(original, sqlite, {}).ok());
+    Result<Trace> imported = openTrace(sqlite);
+    INFO(imported.error());
+    REQUIRE(imported);
+    REQUIRE(imported->counterSeries.size() == 1);
+    const CounterSeries& got = imported->counterSeries[0];
+    CHECK(got.source == CounterSource::GpuMemory);
+    CHECK(got.device == DeviceId(2));
+    CHECK(imported->timelineOf(got).starts == original.timelineOf(original.counterSeries[0]).starts);
+    CHECK(got.values == original.counterSeries[0].values);
+    CHECK(got.values == std::vector<double> {1 << 20, (4 << 20) + (1 << 10), (3 << 20) + (1 << 10), 1 << 10});
 }

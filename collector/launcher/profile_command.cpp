@@ -1,6 +1,7 @@
 #include "collector/launcher/profile_command.h"
 
 #include "collector/convert/assemble/spool_merge.h"
+#include "collector/convert/decode/gpu_metrics_reader.h"
 #include "collector/launcher/gpu_sampler_process.h"
 #include "collector/launcher/inject_environment.h"
 #include "collector/launcher/live_progress.h"
@@ -162,9 +163,10 @@ ProfileOutcome profile(const ProfileOptions& options)
     MergedReport merged = mergeSpools(session);
     if (!samplerProblem.empty())
         merged.trace.diagnostics.push_back({Severity::Warning, "collector", samplerProblem});
-    // What went wrong with GPU metrics is said here too, not only in the report.
+    // What went wrong with GPU metrics is said here too, not only in the report (a sampler that
+    // did not start was said above).
     for (const Diagnostic& d : merged.trace.diagnostics)
-        if (d.text.starts_with("GPU metrics") && d.severity != Severity::Info) Progress::error(d.text);
+        if (d.source == kGpuMetricsSource && d.severity != Severity::Info) Progress::error(d.text);
     progress.say("Processing " + std::to_string(merged.events) + " events from "
         + std::to_string(merged.spoolFiles) + " process recording(s)...");
     // The spool files are read: they go (hundreds of megabytes take a while) as the report is written.

@@ -1,5 +1,7 @@
 #include "collector/sampler/metric_sets.h"
 
+#include "model/core/counters.h"
+
 #include <cmath>
 
 namespace sightline::sampler {
@@ -31,14 +33,14 @@ MetricSet generalSet()
         "dram__throughput.avg.pct_of_peak_sustained_elapsed", "dram__bytes_read.sum", "dram__bytes_write.sum",
         "pcie__read_bytes.sum", "pcie__write_bytes.sum", "gr__cycles_active.sum", "gr__cycles_elapsed.max"};
     set.series = {
-        {"SMs Active", "%",
+        {gpu_metric::kSmsActive, "%",
             "share of the SMs' cycles in which they had at least one warp resident (sm__cycles_active)", 0.1,
             Formula::Value, SmActive, 0},
-        {"Warp Occupancy", "%",
+        {gpu_metric::kWarpOccupancy, "%",
             "resident warps as a share of the maximum warps of all SMs over elapsed cycles (sm__warps_active "
             "per active cycle times SMs Active)",
             0.1, Formula::ScaledByPercent, WarpsPerActiveCycle, SmActive},
-        {"Tensor Active", "%",
+        {gpu_metric::kTensorActive, "%",
             "share of cycles the SMs' tensor pipes were active (sm__pipe_tensor_cycles_active)", 0.1,
             Formula::Value, TensorActive, 0},
         {"DRAM Bandwidth", "%", "DRAM throughput as a share of its peak (dram__throughput)", 0.1,
@@ -77,7 +79,7 @@ MetricSet tensorSet()
     set.name = "tensor";
     set.summary = "the tensor pipes by instruction kind, and the FMA pipe";
     const std::pair<const char*, const char*> pipes[] = {
-        {"Tensor Active", "sm__pipe_tensor_cycles_active"},
+        {gpu_metric::kTensorActive, "sm__pipe_tensor_cycles_active"},
         {"Tensor HMMA", "sm__pipe_tensor_op_hmma_cycles_active"},
         {"Tensor GMMA", "sm__pipe_tensor_op_gmma_cycles_active"},
         {"Tensor IMMA", "sm__pipe_tensor_op_imma_cycles_active"},

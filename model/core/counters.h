@@ -49,6 +49,14 @@ struct CounterSeries
     bool operator==(const CounterSeries& other) const;
 };
 
+// The names of the GPU metrics the views and tables single out, as the sampler records them
+// (and as imports of Sightline's own exports carry them).
+namespace gpu_metric {
+inline constexpr const char* kSmsActive = "SMs Active";
+inline constexpr const char* kWarpOccupancy = "Warp Occupancy";
+inline constexpr const char* kTensorActive = "Tensor Active";
+} // namespace gpu_metric
+
 // `value` rounded to a multiple of `resolution`; NaN for NaN, infinities and values of 2^53
 // resolutions or more, which have no exact multiple.
 double roundToResolution(double value, double resolution);

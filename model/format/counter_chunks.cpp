@@ -79,32 +79,36 @@ Status CounterDecoder::damaged(uint64_t offset, const std::string& what) const
 }
 
 Status CounterDecoder::define(
-    const CounterDefinitions& definitions, uint64_t batchBytes, uint64_t frameOffset)
+    const CounterDefinitions& definitions, uint64_t batchBytes, bool complete, uint64_t frameOffset)
 {
     if (m_defined) return damaged(frameOffset, "it defines its counter series twice");
     const size_t timelines = size_t(definitions.timelines_size());
-    std::vector<uint64_t> seriesSamples(timelines, 0);
     // Each sample takes at least a byte for its start and a byte per series for its value.
-    uint64_t claimed = 0;
-    for (const auto& t : definitions.timelines()) {
-        if (t.samples() > batchBytes)
-            return damaged(frameOffset, "a counter timeline claims more samples than its batches hold");
-        claimed += t.samples();
-    }
+    std::vector<uint64_t> bytesPerSample(timelines, 1);
     for (const auto& s : definitions.series()) {
         if (s.timeline() >= timelines)
             return damaged(frameOffset, "a counter series refers to a missing timeline");
         if (!(s.resolution() > 0) || !std::isfinite(s.resolution()))
             return damaged(frameOffset, "a counter series has no valid resolution");
-        claimed += definitions.timelines(int(s.timeline())).samples();
-        if (claimed > batchBytes)
-            return damaged(frameOffset, "its counter series claim more samples than its batches hold");
+        ++bytesPerSample[s.timeline()];
     }
+    // A complete report's claims must fit the batches' bytes. A cut one's batches hold less than
+    // it claims: each timeline gets room for what the bytes left can hold, and batches past it
+    // count as lost.
+    uint64_t budget = batchBytes;
+    m_claimed.assign(timelines, 0);
     m_seriesOf.assign(timelines, {});
     m_received.assign(timelines, {});
     m_trace.counterTimelines.resize(timelines);
     for (size_t t = 0; t < timelines; ++t) {
-        m_trace.counterTimelines[t].starts.resize(definitions.timelines(int(t)).samples());
+        const uint64_t claim = definitions.timelines(int(t)).samples();
+        const uint64_t room = budget / bytesPerSample[t];
+        if (complete && claim > room)
+            return damaged(frameOffset, "its counter series claim more samples than their batches hold");
+        m_claimed[t] = claim;
+        const uint64_t kept = std::min(claim, room);
+        budget -= kept * bytesPerSample[t];
+        m_trace.counterTimelines[t].starts.resize(kept);
         m_trace.counterTimelines[t].end = definitions.timelines(int(t)).end();
     }
     for (const auto& s : definitions.series()) {
@@ -131,9 +135,10 @@ Status CounterDecoder::decode(const CounterBatch& batch, uint64_t frameOffset)
         return damaged(frameOffset, "counter samples refer to a missing timeline");
     CounterTimeline& timeline = m_trace.counterTimelines[batch.timeline()];
     const uint64_t first = batch.first_index(), count = batch.count();
-    if (first > timeline.size() || count > timeline.size() - first
-        || uint64_t(batch.start_delta_size()) != count)
+    if (uint64_t(batch.start_delta_size()) != count || first > m_claimed[batch.timeline()]
+        || count > m_claimed[batch.timeline()] - first)
         return damaged(frameOffset, "a counter batch lies outside its timeline");
+    if (count > timeline.size() - std::min(first, timeline.size())) return {}; // past a cut report's room
     const auto& seriesOf = m_seriesOf[batch.timeline()];
     if (size_t(batch.series_size()) != seriesOf.size())
         return damaged(frameOffset, "a counter batch does not hold every series of its timeline");
@@ -192,17 +197,17 @@ Result<uint64_t> CounterDecoder::finish(bool complete)
                 return Result<uint64_t>::failure(
                     damagedReport(m_path, 0, "counter samples are out of time order"));
         const bool endsAfterLast = covered == 0 || timeline.end > timeline.starts[covered - 1];
-        if (covered == timeline.size() && tiles == received.size() && endsAfterLast) continue;
+        if (covered == m_claimed[t] && tiles == received.size() && endsAfterLast) continue;
         if (complete)
             return Result<uint64_t>::failure(
                 damagedReport(m_path, 0, "its counter batches do not cover their timelines exactly"));
         // Cut short: keep the tiled prefix. Where its last sample ended is not known, so it
         // becomes the end of the one before it.
-        if (covered > 0 && (covered < timeline.size() || !endsAfterLast)) {
+        if (covered > 0 && (covered < m_claimed[t] || !endsAfterLast)) {
             --covered;
             timeline.end = timeline.starts[covered];
         }
-        lost += timeline.size() - covered;
+        lost += m_claimed[t] - covered;
         timeline.starts.resize(covered);
         for (uint32_t s : m_seriesOf[t])
             m_trace.counterSeries[s].values.resize(covered);

@@ -36,9 +36,11 @@ class CounterDecoder
 public:
     CounterDecoder(Trace& trace, std::string path);
 
-    // Sizes the timelines and series from the definitions, which may claim no more samples
-    // than `batchBytes` (the raw bytes of every counter batch in the file) can hold.
-    Status define(const CounterDefinitions& definitions, uint64_t batchBytes, uint64_t frameOffset);
+    // Sizes the timelines and series from the definitions. In a `complete` report they may claim
+    // no more samples than `batchBytes` (the raw bytes of every counter batch in the file) can
+    // hold; in one cut short, each timeline gets only the room those bytes can fill.
+    Status define(
+        const CounterDefinitions& definitions, uint64_t batchBytes, bool complete, uint64_t frameOffset);
     bool defined() const { return m_defined; }
     // Decodes one batch into its slice. Thread-safe for distinct batches.
     Status decode(const CounterBatch& batch, uint64_t frameOffset);
@@ -53,6 +55,7 @@ private:
     Trace& m_trace;
     std::string m_path;
     bool m_defined = false;
+    std::vector<uint64_t> m_claimed; // per timeline, the samples the definitions claim
     std::vector<std::vector<uint32_t>> m_seriesOf; // per timeline, its series in order
     std::mutex m_mutex;
     std::vector<std::vector<std::pair<uint64_t, uint64_t>>> m_received; // per timeline: [first, end)

@@ -126,8 +126,8 @@ Status readStructure(std::span<const unsigned char> file, const rep::FrameIndex&
             rep::fromProto(chunk.diagnostics(), trace.diagnostics);
             break;
         case ChunkKind::CounterDefinitions:
-            if (Status defined
-                = counters.define(chunk.counter_definitions(), counterBatchBytes, frame.offset);
+            if (Status defined = counters.define(
+                    chunk.counter_definitions(), counterBatchBytes, index.complete, frame.offset);
                 !defined)
                 return defined;
             break;
@@ -301,9 +301,9 @@ Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& op
                 + std::to_string(file.size()) + " bytes: " + std::to_string(kept) + " events were recovered"
                 + (sawTracks ? " and " + std::to_string(lost) + " events after the cut are lost"
                              : "; the track list and all events after it are lost")
-                + (countersLost.value() > 0
-                        ? ", with " + std::to_string(countersLost.value()) + " counter samples."
-                        : ".")});
+                + (countersLost.value() > 0 ? "; " + std::to_string(countersLost.value())
+                            + " counter samples after it are lost too."
+                                            : ".")});
     }
     if (options.buildIndexes) trace.buildIndexes(options.threads);
     return trace;

@@ -11,7 +11,8 @@ namespace {
 constexpr std::string_view kMetricsSum = "gpu_metrics_sum";
 constexpr std::string_view kKernelMetricsSum = "gpu_metrics_kern_sum";
 constexpr std::string_view kMemoryUsageSum = "cuda_gpu_mem_usage_sum";
-constexpr const char* kKernelSeries[] = {"SMs Active", "Warp Occupancy", "Tensor Active"};
+constexpr const char* kKernelSeries[]
+    = {gpu_metric::kSmsActive, gpu_metric::kWarpOccupancy, gpu_metric::kTensorActive};
 
 TimeRange wholeOr(const Trace& trace, std::optional<TimeRange> range)
 {

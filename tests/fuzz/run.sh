@@ -37,17 +37,20 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 cmake --build "$build" --target fuzz_report fuzz_nsys_sqlite fuzz_chrome_json sightline
 
-# Seeds, small so that each execution is fast: the bundled sample report; the same report
-# exported as SQLite and compacted to small pages; the Chrome trace JSON files of tests/fuzz/seeds.
+# Seeds, small so that each execution is fast: the bundled sample report and the reports of
+# tests/fuzz/seeds (one with GPU metrics, so counter chunks get mutated too); each exported as
+# SQLite and compacted to small pages; the Chrome trace JSON files of tests/fuzz/seeds.
 seeds=$out/seeds
 mkdir -p "$seeds/report" "$seeds/nsys_sqlite" "$seeds/chrome_json"
-cp resources/samples/sample.rep "$seeds/report/"
+cp resources/samples/sample.rep tests/fuzz/seeds/report/*.rep "$seeds/report/"
 cp tests/fuzz/seeds/chrome_json/*.json "$seeds/chrome_json/"
-if [ ! -f "$seeds/nsys_sqlite/sample.sqlite" ]; then
-    ASAN_OPTIONS=detect_leaks=0 "$build/bin/sightline" export --type sqlite -f -o "$out/sample-export.sqlite" \
-        resources/samples/sample.rep > /dev/null
-    sqlite3 "$out/sample-export.sqlite" "PRAGMA page_size = 512; VACUUM INTO '$seeds/nsys_sqlite/sample.sqlite';"
-fi
+for report in "$seeds"/report/*.rep; do
+    name=$(basename "$report" .rep)
+    [ -f "$seeds/nsys_sqlite/$name.sqlite" ] && continue
+    ASAN_OPTIONS=detect_leaks=0 "$build/bin/sightline" export --type sqlite -f -o "$out/$name-export.sqlite" \
+        "$report" > /dev/null
+    sqlite3 "$out/$name-export.sqlite" "PRAGMA page_size = 512; VACUUM INTO '$seeds/nsys_sqlite/$name.sqlite';"
+done
 
 status=0
 for harness in report nsys_sqlite chrome_json; do

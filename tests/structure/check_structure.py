@@ -38,7 +38,7 @@ ROOMS = {
     "collector/inject/cupti": ["collector/inject"],
     "collector/inject/nvtx": ["collector/inject"],
     "collector/inject/osrt": ["collector/inject"],
-    "collector/sampler": ["collector/spool", "model/common"],
+    "collector/sampler": ["collector/spool", "model/common", "model/core"],
     "collector/convert/decode": ["collector/spool", "model"],
     "collector/convert/assemble": ["collector/convert/decode", "collector/spool", "model"],
     "collector/launcher": ["collector/convert", "collector/sampler", "collector/spool", "model"],

@@ -101,7 +101,7 @@ std::vector<MetricCurve> gpuMetricCurves(const Trace& trace, TimeRange window, i
     for (uint32_t s = 0; s < trace.counterSeries.size(); ++s) {
         const CounterSeries& series = trace.counterSeries[s];
         if (series.source != CounterSource::GpuMetrics
-            || (series.name != "SMs Active" && series.name != "Tensor Active"))
+            || (series.name != gpu_metric::kSmsActive && series.name != gpu_metric::kTensorActive))
             continue;
         std::fill(summaries.begin(), summaries.end(), CounterSummary {});
         trace.counterLod(s, window, summaries);

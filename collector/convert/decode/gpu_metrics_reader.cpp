@@ -83,7 +83,7 @@ GpuMetricsCapture readGpuMetricsFile(const std::string& path)
     GpuMetricsCapture out;
     auto problem = [&](const std::string& what) {
         out.diagnostics.push_back(
-            {Severity::Warning, "collector", "The GPU metrics file " + path + " " + what});
+            {Severity::Warning, kGpuMetricsSource, "The GPU metrics file " + path + " " + what});
     };
     std::ifstream file(path, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
@@ -120,7 +120,8 @@ GpuMetricsCapture readGpuMetricsFile(const std::string& path)
             uint32_t severity = 0;
             ok = c.read(severity);
             if (ok)
-                out.diagnostics.push_back({Severity(std::min<uint32_t>(severity, 2)), "collector", c.rest()});
+                out.diagnostics.push_back(
+                    {Severity(std::min<uint32_t>(severity, 2)), kGpuMetricsSource, c.rest()});
             break;
         }
         default:

@@ -12,6 +12,10 @@
 
 namespace sightline::collector {
 
+// The source of the diagnostics the sampler and its files give, which `sightline profile`
+// prints too.
+inline constexpr const char* kGpuMetricsSource = "gpu metrics";
+
 struct GpuMetricsCapture
 {
     bool hasDevice = false;

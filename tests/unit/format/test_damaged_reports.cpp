@@ -1,9 +1,12 @@
 #include "../../test_paths.h"
 #include "../support/file_bytes.h"
 #include "../support/random_trace.h"
+#include "model/format/container.h"
+#include "model/format/frame_index.h"
 #include "model/format/report_io.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -107,4 +110,42 @@ TEST_CASE("a newer major version and a corrupt chunk are refused")
     r = readReport((dir / "corrupt.rep").string());
     REQUIRE_FALSE(r);
     CHECK_THAT(r.error(), Catch::Contains("damaged"));
+}
+
+TEST_CASE("a report cut inside its counter samples keeps each timeline's prefix")
+{
+    const auto dir = test::scratchDir("truncated-counters");
+    const Trace original = test::randomTrace({});
+    const std::string full = (dir / "full.rep").string();
+    WriteOptions w;
+    w.eventsPerChunk = 300; // several counter batches per timeline
+    REQUIRE(writeReport(original, full, w).ok());
+    const std::string bytes = test::readFileBytes(full);
+    const auto file = std::span(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+    const Result<rep::FrameIndex> index = rep::indexFrames(file, full);
+    REQUIRE(index);
+    std::vector<uint64_t> batches;
+    for (const rep::FrameRef& frame : index->frames)
+        if (frame.header.kind == rep::ChunkKind::CounterBatch) batches.push_back(frame.offset);
+    REQUIRE(batches.size() >= 4);
+    // Inside the third counter batch: the first two arrived whole.
+    const std::string path = (dir / "cut.rep").string();
+    test::writeFileBytes(path, bytes.substr(0, batches[2] + 20));
+    const Result<Trace> loaded = readReport(path);
+    INFO(loaded.error());
+    REQUIRE(loaded);
+    REQUIRE(loaded->counterSeries.size() == original.counterSeries.size());
+    const CounterSeries& got = loaded->counterSeries[0];
+    const CounterSeries& want = original.counterSeries[0];
+    // Two batches of 300 samples, less the last, whose end is not known.
+    REQUIRE(got.values.size() == 599);
+    const auto& gotStarts = loaded->timelineOf(got).starts;
+    const auto& wantStarts = original.timelineOf(want).starts;
+    CHECK(std::equal(gotStarts.begin(), gotStarts.end(), wantStarts.begin()));
+    CHECK(loaded->timelineOf(got).end == wantStarts[599]);
+    for (size_t i = 0; i < got.values.size(); ++i)
+        REQUIRE(
+            (got.values[i] == want.values[i] || (std::isnan(got.values[i]) && std::isnan(want.values[i]))));
+    REQUIRE_FALSE(loaded->diagnostics.empty());
+    CHECK_THAT(loaded->diagnostics.back().text, Catch::Contains("counter samples after it are lost too"));
 }

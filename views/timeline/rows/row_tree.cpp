@@ -228,7 +228,7 @@ RowTree RowTree::build(const Trace& trace)
         if (metrics != metricsOf.end()) {
             // Collapsed, the GPU row shows how busy its SMs were, as Nsight Systems does.
             for (uint32_t c : metrics->second)
-                if (trace.counterSeries[c].name == "SMs Active") {
+                if (trace.counterSeries[c].name == gpu_metric::kSmsActive) {
                     gpuNode.whenCollapsed = RowContent::Counter;
                     gpuNode.counter = c;
                 }

@@ -1,5 +1,6 @@
 #include "model/build/trace_builder.h"
 
+#include "model/build/cpu_utilization_series.h"
 #include "model/common/parallel_for.h"
 #include "model/trace/event_access.h"
 
@@ -104,6 +105,57 @@ void TraceBuilder::addCounterSeries(CounterSeries series)
         value = roundToResolution(value, series.resolution);
     m_trace.counterSeries.push_back(std::move(series));
 }
+
+uint32_t TraceBuilder::cpuFrame(const StackFrame& frame)
+{
+    auto [it, added] = m_cpuFrames.try_emplace(frame, uint32_t(m_trace.cpu.frames.size()));
+    if (added) m_trace.cpu.frames.push_back(frame);
+    return it->second;
+}
+
+uint32_t TraceBuilder::cpuStackChild(uint32_t parent, uint32_t frame)
+{
+    const uint64_t key = uint64_t(parent) << 32 | frame;
+    auto [it, added] = m_cpuNodes.try_emplace(key, uint32_t(m_trace.cpu.stacks.size()));
+    if (added) m_trace.cpu.stacks.push_back({parent, frame});
+    return it->second;
+}
+
+uint32_t TraceBuilder::cpuStack(std::span<const uint32_t> framesLeafFirst)
+{
+    uint32_t node = kNoCallStack;
+    for (auto frame = framesLeafFirst.rbegin(); frame != framesLeafFirst.rend(); ++frame)
+        node = cpuStackChild(node, *frame);
+    return node;
+}
+
+namespace {
+
+// Sorts the CPU profile's rows by thread and time and cuts overlapping states of a thread.
+void finishCpuProfile(CpuProfile& cpu)
+{
+    std::sort(cpu.samples.begin(), cpu.samples.end(), [](const CpuSample& a, const CpuSample& b) {
+        return std::tie(a.tid, a.time) < std::tie(b.tid, b.time);
+    });
+    std::stable_sort(cpu.states.begin(), cpu.states.end(),
+        [](const auto& a, const auto& b) { return std::tie(a.tid, a.start) < std::tie(b.tid, b.start); });
+    std::vector<ThreadStateInterval> states;
+    states.reserve(cpu.states.size());
+    for (const ThreadStateInterval& s : cpu.states) {
+        if (s.end <= s.start) continue;
+        if (!states.empty() && states.back().tid == s.tid && states.back().end > s.start) {
+            states.back().end = s.start;
+            if (states.back().end <= states.back().start) states.pop_back();
+        }
+        states.push_back(s);
+    }
+    cpu.states = std::move(states);
+    std::sort(cpu.eventStacks.begin(), cpu.eventStacks.end(), [](const EventStack& a, const EventStack& b) {
+        return std::tie(a.tid, a.start) < std::tie(b.tid, b.start);
+    });
+}
+
+} // namespace
 
 void TraceBuilder::addDiagnostic(Diagnostic diagnostic)
 {
@@ -253,6 +305,8 @@ Trace TraceBuilder::build(unsigned threads)
         return std::tuple(a.device, a.context, a.stream) < std::tuple(b.device, b.context, b.stream);
     });
     std::sort(trace.domains.begin(), trace.domains.end(), [](auto& a, auto& b) { return a.id < b.id; });
+    finishCpuProfile(trace.cpu);
+    addCpuUtilizationSeries(trace);
 
     trace.buildIndexes(threads);
     return trace;

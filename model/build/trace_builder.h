@@ -9,9 +9,19 @@
 
 #include <map>
 #include <set>
+#include <span>
 #include <unordered_map>
 
 namespace sightline {
+
+struct StackFrameHash
+{
+    size_t operator()(const StackFrame& f) const noexcept
+    {
+        return std::hash<uint64_t> {}(f.offset * 0x9E3779B97F4A7C15ull ^ (uint64_t(f.function.value) << 32)
+            ^ f.module.value ^ (f.kernel ? 1ull << 63 : 0));
+    }
+};
 
 class TraceBuilder
 {
@@ -49,6 +59,20 @@ public:
     // of its timeline. Values are rounded to the series' resolution here.
     uint32_t addCounterTimeline(CounterTimeline timeline);
     void addCounterSeries(CounterSeries series);
+
+    // The CPU profile (model/core/cpu_profile.h). Frames and stack nodes are interned: equal
+    // frames, and equal stacks, get one id. cpuStack takes frame ids leaf first, as perf and
+    // Nsight Systems list them; cpuStackChild extends a stack by one callee. Samples, states and
+    // event stacks come in any order; build() sorts them and cuts a thread's states where they
+    // overlap (a later state wins) and adds each process's CPU utilization series.
+    uint32_t cpuFrame(const StackFrame& frame);
+    uint32_t cpuStack(std::span<const uint32_t> framesLeafFirst);
+    uint32_t cpuStackChild(uint32_t parent, uint32_t frame);
+    void addCpuSample(const CpuSample& sample) { m_trace.cpu.samples.push_back(sample); }
+    void addThreadState(const ThreadStateInterval& state) { m_trace.cpu.states.push_back(state); }
+    void addEventStack(const EventStack& stack) { m_trace.cpu.eventStacks.push_back(stack); }
+    void setSamplingPeriod(Timestamp period) { m_trace.cpu.samplingPeriod = period; }
+    size_t cpuSampleCount() const { return m_trace.cpu.samples.size(); }
 
     // Bulk adding, for producers that prepare events on several threads (the collector's
     // launcher). grow() appends `count` zeroed events to a track and returns the index of the
@@ -101,6 +125,8 @@ private:
     Interner<MemoryOp> m_memoryOps;
     Interner<SyncOp> m_syncOps;
     Interner<NvtxAttributes> m_nvtxAttributes;
+    std::unordered_map<StackFrame, uint32_t, StackFrameHash> m_cpuFrames;
+    std::unordered_map<uint64_t, uint32_t> m_cpuNodes; // (parent << 32 | frame) -> node
     std::vector<StringId> m_memoryOpNames; // per MemoryOp id
     std::vector<StringId> m_syncOpNames; // per SyncOp id
     size_t m_events = 0;

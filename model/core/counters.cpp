@@ -9,7 +9,7 @@ bool CounterSeries::operator==(const CounterSeries& other) const
 {
     // NaN marks an unknown sample: two unknown samples are equal.
     auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
-    return source == other.source && device == other.device && timeline == other.timeline
+    return source == other.source && device == other.device && pid == other.pid && timeline == other.timeline
         && name == other.name && unit == other.unit && description == other.description
         && resolution == other.resolution
         && std::equal(values.begin(), values.end(), other.values.begin(), other.values.end(), same);

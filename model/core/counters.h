@@ -23,6 +23,9 @@ namespace sightline {
 enum class CounterSource : uint8_t {
     GpuMetrics = 0, // hardware counters sampled per GPU (CUPTI PM sampling)
     GpuMemory = 1, // bytes of GPU memory in use
+    // The CPU time a process used, derived from its thread states or samples when a trace is
+    // built or read (model/build/cpu_utilization_series.h); never stored in a report.
+    CpuUtilization = 2,
 };
 
 struct CounterTimeline
@@ -38,7 +41,8 @@ struct CounterTimeline
 struct CounterSeries
 {
     CounterSource source = CounterSource::GpuMetrics;
-    DeviceId device;
+    DeviceId device; // the GPU of GpuMetrics and GpuMemory series
+    Pid pid; // the process of a CpuUtilization series
     uint32_t timeline = 0; // index into Trace::counterTimelines
     std::string name; // "SMs Active"
     std::string unit; // "%", "B/s", "B"

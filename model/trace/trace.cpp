@@ -39,6 +39,7 @@ void Trace::buildIndexes(unsigned workerCount)
         workerCount);
 
     correlation.build(*this);
+    cpu.buildIndex();
 
     span = {};
     bool any = false;

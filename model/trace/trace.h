@@ -12,6 +12,7 @@
 #pragma once
 
 #include "model/core/counters.h"
+#include "model/core/cpu_profile.h"
 #include "model/core/descriptors.h"
 #include "model/core/entities.h"
 #include "model/core/metadata.h"
@@ -52,6 +53,8 @@ struct Trace
     // Sampled values (model/core/counters.h): each series refers to one timeline.
     std::vector<CounterTimeline> counterTimelines;
     std::vector<CounterSeries> counterSeries;
+    // CPU samples, call stacks and thread states (model/core/cpu_profile.h).
+    CpuProfile cpu;
 
     // Derived by buildIndexes().
     CorrelationIndex correlation;

@@ -38,10 +38,14 @@ enum class ChunkKind : uint32_t {
     Footer = 8,
     CounterDefinitions = 9,
     CounterBatch = 10,
+    CpuStacks = 11,
+    CpuSampleBatch = 12,
+    ThreadStateBatch = 13,
+    EventStackBatch = 14,
 };
 // The last chunk kind this build knows. Kinds after it, up to kMaxChunkKind, are chunks a
 // newer writer added: they are skipped with a diagnostic.
-constexpr uint32_t kLastKnownChunkKind = 10;
+constexpr uint32_t kLastKnownChunkKind = 14;
 constexpr uint32_t kMaxChunkKind = 64;
 
 struct FrameHeader

@@ -1,5 +1,6 @@
 #include "model/format/counter_chunks.h"
 
+#include "model/build/cpu_utilization_series.h"
 #include "model/format/container.h"
 
 #include <algorithm>
@@ -7,14 +8,25 @@
 
 namespace sightline::rep {
 
+namespace {
+
+// The sources a report stores; derived series (CPU utilization) are made again on reading.
+bool storedSource(uint32_t source)
+{
+    return source == uint32_t(CounterSource::GpuMetrics) || source == uint32_t(CounterSource::GpuMemory);
+}
+
+} // namespace
+
 void encodeCounterDefinitions(const Trace& trace, CounterDefinitions& out)
 {
-    for (const CounterTimeline& timeline : trace.counterTimelines) {
+    for (size_t i = 0; i < storedCounterTimelineCount(trace); ++i) {
         auto* t = out.add_timelines();
-        t->set_samples(timeline.size());
-        t->set_end(timeline.end);
+        t->set_samples(trace.counterTimelines[i].size());
+        t->set_end(trace.counterTimelines[i].end);
     }
-    for (const CounterSeries& series : trace.counterSeries) {
+    for (size_t i = 0; i < storedCounterSeriesCount(trace); ++i) {
+        const CounterSeries& series = trace.counterSeries[i];
         auto* s = out.add_series();
         s->set_timeline(series.timeline);
         s->set_source(uint32_t(series.source));
@@ -29,7 +41,7 @@ void encodeCounterDefinitions(const Trace& trace, CounterDefinitions& out)
 std::vector<CounterBatchSpec> planCounterBatches(const Trace& trace, uint32_t samplesPerBatch)
 {
     std::vector<CounterBatchSpec> batches;
-    for (uint32_t t = 0; t < trace.counterTimelines.size(); ++t) {
+    for (uint32_t t = 0; t < storedCounterTimelineCount(trace); ++t) {
         const uint64_t samples = trace.counterTimelines[t].size();
         for (uint64_t first = 0; first < samples; first += samplesPerBatch)
             batches.push_back({t, first, uint32_t(std::min<uint64_t>(samplesPerBatch, samples - first))});
@@ -51,7 +63,8 @@ void encodeCounterBatch(const Trace& trace, const CounterBatchSpec& spec, Counte
         starts->AddAlreadyReserved(timeline.starts[i] - previous);
         previous = timeline.starts[i];
     }
-    for (const CounterSeries& series : trace.counterSeries) {
+    for (size_t s = 0; s < storedCounterSeriesCount(trace); ++s) {
+        const CounterSeries& series = trace.counterSeries[s];
         if (series.timeline != spec.timeline) continue;
         auto* values = out.add_series();
         int64_t previousSteps = 0;
@@ -90,6 +103,10 @@ Status CounterDecoder::define(
             return damaged(frameOffset, "a counter series refers to a missing timeline");
         if (!(s.resolution() > 0) || !std::isfinite(s.resolution()))
             return damaged(frameOffset, "a counter series has no valid resolution");
+        if (!storedSource(s.source()))
+            return damaged(frameOffset,
+                "a counter series claims a source a report never stores (CPU utilization is derived on "
+                "reading)");
         ++bytesPerSample[s.timeline()];
     }
     // A complete report's claims must fit the batches' bytes. A cut one's batches hold less than
@@ -114,7 +131,7 @@ Status CounterDecoder::define(
     for (const auto& s : definitions.series()) {
         CounterSeries series;
         series.timeline = s.timeline();
-        series.source = CounterSource(uint8_t(std::min<uint32_t>(s.source(), 255)));
+        series.source = CounterSource(uint8_t(s.source()));
         series.device = DeviceId(s.device());
         series.name = s.name();
         series.unit = s.unit();

@@ -1,12 +1,14 @@
 // Counter series in a .rep file (schema: CounterDefinitions and CounterBatch in report.proto).
-// The writer stores the timelines and series once, then the samples in batches: a timeline's
+// The writer stores the timelines and series once (not the derived CPU utilization ones, which
+// readers make again: model/build/cpu_utilization_series.h), then the samples in batches: a timeline's
 // starts as differences, and each series' values as differences of resolution steps, so a
 // regular 10 kHz timeline and a slowly changing series cost about a byte per sample before
 // compression and little after it.
 //
 // The decoder trusts nothing: every claimed sample count is bounded by the bytes of the
 // batches present before it is allocated, batches must tile each timeline exactly, starts must
-// increase strictly and end before the timeline's end. Batches fill disjoint slices, so
+// increase strictly and end before the timeline's end, and a series' source must be one a
+// report stores. Batches fill disjoint slices, so
 // several threads may decode at once. A report cut short keeps each timeline's prefix.
 #pragma once
 
@@ -41,7 +43,6 @@ public:
     // hold; in one cut short, each timeline gets only the room those bytes can fill.
     Status define(
         const CounterDefinitions& definitions, uint64_t batchBytes, bool complete, uint64_t frameOffset);
-    bool defined() const { return m_defined; }
     // Decodes one batch into its slice. Thread-safe for distinct batches.
     Status decode(const CounterBatch& batch, uint64_t frameOffset);
     // Checks that the batches tiled every timeline and that its starts increase. With

@@ -1,10 +1,13 @@
 // Reads a .rep file into a Trace. Small chunks (header, strings, entities, descriptors,
 // tracks, diagnostics) are decoded first, in file order; the track list gives every lane's
 // size, so the columns are allocated once and the event batches are then decoded on all cores
-// straight into their final place; counter batches follow the same way (counter_chunks.h). A
-// report cut short keeps each lane's and each counter timeline's complete prefix.
+// straight into their final place; counter batches and the CPU profile's batches follow the same
+// way (counter_chunks.h, cpu_chunks.h), and the derived CPU utilization series are made last. A
+// report cut short keeps each lane's, each counter timeline's and each CPU array's complete prefix.
+#include "model/build/cpu_utilization_series.h"
 #include "model/common/parallel_for.h"
 #include "model/format/counter_chunks.h"
+#include "model/format/cpu_chunks.h"
 #include "model/format/event_batch_decoder.h"
 #include "model/format/frame_index.h"
 #include "model/format/mapped_file.h"
@@ -72,17 +75,39 @@ Status checkClaimedSizes(const Trace& trace, const rep::FrameIndex& index, const
     return {};
 }
 
+bool isBatch(ChunkKind kind)
+{
+    return kind == ChunkKind::Events || kind == ChunkKind::CounterBatch || kind == ChunkKind::CpuSampleBatch
+        || kind == ChunkKind::ThreadStateBatch || kind == ChunkKind::EventStackBatch;
+}
+
+// The raw bytes of every frame of `kind`.
+uint64_t rawBytesOf(const rep::FrameIndex& index, ChunkKind kind)
+{
+    uint64_t bytes = 0;
+    for (const auto& frame : index.frames)
+        if (frame.header.kind == kind) bytes += frame.header.rawSize;
+    return bytes;
+}
+
+// The decoders that the structure's chunks prepare for their batches.
+struct BatchDecoders
+{
+    rep::CounterDecoder& counters;
+    rep::CpuDecoder& cpu;
+};
+
 // Decodes the non-batch chunks. Chunks of kinds newer than this build are counted in `skipped`.
 Status readStructure(std::span<const unsigned char> file, const rep::FrameIndex& index,
-    const std::string& path, Trace& trace, rep::CounterDecoder& counters, bool& sawTracks, size_t& skipped)
+    const std::string& path, Trace& trace, BatchDecoders decoders, bool& sawTracks, size_t& skipped)
 {
     std::string scratch;
     bool sawHeader = false;
-    uint64_t counterBatchBytes = 0;
-    for (const auto& frame : index.frames)
-        if (frame.header.kind == ChunkKind::CounterBatch) counterBatchBytes += frame.header.rawSize;
+    const uint64_t counterBatchBytes = rawBytesOf(index, ChunkKind::CounterBatch);
+    const rep::CpuBatchBytes cpuBatchBytes {rawBytesOf(index, ChunkKind::CpuSampleBatch),
+        rawBytesOf(index, ChunkKind::ThreadStateBatch), rawBytesOf(index, ChunkKind::EventStackBatch)};
     for (const auto& frame : index.frames) {
-        if (frame.header.kind == ChunkKind::Events || frame.header.kind == ChunkKind::CounterBatch) continue;
+        if (isBatch(frame.header.kind)) continue;
         if (uint32_t(frame.header.kind) > rep::kLastKnownChunkKind) {
             ++skipped;
             continue;
@@ -126,10 +151,16 @@ Status readStructure(std::span<const unsigned char> file, const rep::FrameIndex&
             rep::fromProto(chunk.diagnostics(), trace.diagnostics);
             break;
         case ChunkKind::CounterDefinitions:
-            if (Status defined = counters.define(
+            if (Status defined = decoders.counters.define(
                     chunk.counter_definitions(), counterBatchBytes, index.complete, frame.offset);
                 !defined)
                 return defined;
+            break;
+        case ChunkKind::CpuStacks:
+            if (Status added
+                = decoders.cpu.addStacks(chunk.cpu_stacks(), cpuBatchBytes, index.complete, frame.offset);
+                !added)
+                return added;
             break;
         default:
             break;
@@ -191,27 +222,25 @@ bool looksLikeReport(const std::string& path)
 
 namespace {
 
-// Decodes the counter batches on all cores; without definitions there may be none.
-Status readCounterBatches(std::span<const unsigned char> file, const rep::FrameIndex& index,
-    const std::string& path, rep::CounterDecoder& counters, const ReadOptions& options)
+// Decodes the batches of one kind other than events on all cores, with `decode(chunk, offset)`;
+// `what` names the batch in the sentence for one that fails its checksum.
+template <class Decode>
+Status readBatches(std::span<const unsigned char> file, const rep::FrameIndex& index, const std::string& path,
+    ChunkKind kind, const std::string& what, const ReadOptions& options, Decode decode)
 {
     std::vector<const rep::FrameRef*> batches;
     for (const auto& frame : index.frames)
-        if (frame.header.kind == ChunkKind::CounterBatch) batches.push_back(&frame);
-    if (batches.empty()) return {};
-    if (!counters.defined())
-        return Status::failure(rep::damagedReport(
-            path, batches.front()->offset, "counter samples come without their definitions"));
+        if (frame.header.kind == kind) batches.push_back(&frame);
     std::mutex errorMutex;
     std::string firstError;
     parallelFor(
         batches.size(),
         [&, scratch = std::string(), chunk = rep::Chunk()](size_t i) mutable {
             const rep::FrameRef& frame = *batches[i];
-            const Status decoded = !decodeChunk(file, frame, chunk, scratch) || !chunk.has_counter_batch()
-                ? Status::failure(
-                    rep::damagedReport(path, frame.offset, "a counter batch fails its checksum"))
-                : counters.decode(chunk.counter_batch(), frame.offset);
+            const Status decoded
+                = !decodeChunk(file, frame, chunk, scratch) || uint32_t(chunk.body_case()) != uint32_t(kind)
+                ? Status::failure(rep::damagedReport(path, frame.offset, what + " fails its checksum"))
+                : decode(chunk, frame.offset);
             if (decoded) return true;
             std::lock_guard lock(errorMutex);
             if (firstError.empty()) firstError = decoded.error();
@@ -219,6 +248,21 @@ Status readCounterBatches(std::span<const unsigned char> file, const rep::FrameI
         },
         options.threads);
     return firstError.empty() ? Status() : Status::failure(firstError);
+}
+
+// Decodes the CPU profile's three kinds of batches on all cores.
+Status readCpuBatches(std::span<const unsigned char> file, const rep::FrameIndex& index,
+    const std::string& path, rep::CpuDecoder& cpu, const ReadOptions& options)
+{
+    Status read = readBatches(file, index, path, ChunkKind::CpuSampleBatch, "a CPU sample batch", options,
+        [&](const rep::Chunk& c, uint64_t offset) { return cpu.decode(c.cpu_samples(), offset); });
+    if (read)
+        read = readBatches(file, index, path, ChunkKind::ThreadStateBatch, "a thread state batch", options,
+            [&](const rep::Chunk& c, uint64_t offset) { return cpu.decode(c.thread_states(), offset); });
+    if (read)
+        read = readBatches(file, index, path, ChunkKind::EventStackBatch, "an event stack batch", options,
+            [&](const rep::Chunk& c, uint64_t offset) { return cpu.decode(c.event_stacks(), offset); });
+    return read;
 }
 
 // readReport without its guard against running out of memory.
@@ -235,7 +279,8 @@ Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& op
     bool sawTracks = false;
     size_t skipped = 0;
     rep::CounterDecoder counters(trace, path);
-    if (Status read = readStructure(file, index, path, trace, counters, sawTracks, skipped); !read)
+    rep::CpuDecoder cpu(trace, path);
+    if (Status read = readStructure(file, index, path, trace, {counters, cpu}, sawTracks, skipped); !read)
         return Result<Trace>::failure(read.error());
     if (skipped > 0)
         trace.diagnostics.push_back({Severity::Warning, "reader",
@@ -285,10 +330,16 @@ Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& op
     if (options.cancel && options.cancel->load())
         return Result<Trace>::failure("Loading '" + path + "' was cancelled.");
     if (!firstError.empty()) return Result<Trace>::failure(firstError);
-    if (Status read = readCounterBatches(file, index, path, counters, options); !read)
-        return Result<Trace>::failure(read.error());
+    const Status batchesRead
+        = readBatches(file, index, path, ChunkKind::CounterBatch, "a counter batch", options,
+            [&](const rep::Chunk& c, uint64_t offset) { return counters.decode(c.counter_batch(), offset); });
+    if (!batchesRead) return Result<Trace>::failure(batchesRead.error());
     const Result<uint64_t> countersLost = counters.finish(index.complete);
     if (!countersLost) return Result<Trace>::failure(countersLost.error());
+    if (Status read = readCpuBatches(file, index, path, cpu, options); !read)
+        return Result<Trace>::failure(read.error());
+    const Result<uint64_t> cpuRowsLost = cpu.finish(index.complete);
+    if (!cpuRowsLost) return Result<Trace>::failure(cpuRowsLost.error());
 
     if (index.complete) {
         if (Status complete = decoder.checkComplete(); !complete)
@@ -302,9 +353,14 @@ Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& op
                 + (sawTracks ? " and " + std::to_string(lost) + " events after the cut are lost"
                              : "; the track list and all events after it are lost")
                 + (countersLost.value() > 0 ? "; " + std::to_string(countersLost.value())
-                            + " counter samples after it are lost too."
-                                            : ".")});
+                            + " counter samples after it are lost too"
+                                            : "")
+                + (cpuRowsLost.value() > 0 ? "; " + std::to_string(cpuRowsLost.value())
+                            + " CPU samples, thread states and event stacks after it are lost too"
+                                           : "")
+                + "."});
     }
+    addCpuUtilizationSeries(trace);
     if (options.buildIndexes) trace.buildIndexes(options.threads);
     return trace;
 }

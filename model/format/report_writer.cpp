@@ -1,10 +1,13 @@
 // Writes a Trace as a .rep file: preamble, header, string increments, entities, descriptors,
 // track list, one event batch per (track, lane, slice of eventsPerChunk events), counter
-// definitions and batches (when the trace has counters), diagnostics, footer and trailer. Batches are encoded
+// definitions and batches (when the trace has stored counters), the CPU profile's stacks and batches (when it
+// has one), diagnostics, footer and trailer. Batches are encoded
 // and compressed on all cores; frames are written in a fixed order, so equal traces give byte-identical
 // files.
+#include "model/build/cpu_utilization_series.h"
 #include "model/common/parallel_for.h"
 #include "model/format/counter_chunks.h"
+#include "model/format/cpu_chunks.h"
 #include "model/format/proto_convert.h"
 #include "model/format/report_io.h"
 
@@ -194,8 +197,8 @@ Status writeReport(const Trace& trace, const std::string& path, const WriteOptio
         },
         [&](size_t i) { return &batches[i]; });
 
-    // Counter series, when there are any (reports without them stay as before).
-    if (!trace.counterTimelines.empty()) {
+    // Stored counter series, when there are any (reports without them stay as before).
+    if (storedCounterTimelineCount(trace) > 0) {
         writeChunk(
             [&](rep::Chunk& c) { rep::encodeCounterDefinitions(trace, *c.mutable_counter_definitions()); },
             ChunkKind::CounterDefinitions);
@@ -206,6 +209,32 @@ Status writeReport(const Trace& trace, const std::string& path, const WriteOptio
                 rep::encodeCounterBatch(trace, counterBatches[i], *chunk.mutable_counter_batch());
             },
             [](size_t) { return static_cast<const BatchSpec*>(nullptr); });
+    }
+
+    // The CPU profile, when there is one (reports without it stay as before).
+    if (rep::hasCpuProfile(trace.cpu)) {
+        const CpuProfile& cpu = trace.cpu;
+        const uint32_t perChunk = std::max(1u, options.eventsPerChunk);
+        for (uint32_t i = 0; i < rep::cpuStackChunkCount(cpu, perChunk); ++i)
+            writeChunk(
+                [&](rep::Chunk& c) { rep::encodeCpuStacks(cpu, i, perChunk, *c.mutable_cpu_stacks()); },
+                ChunkKind::CpuStacks);
+        auto writeRows = [&](size_t rows, ChunkKind kind, auto encode) {
+            const auto slices = rep::planCpuRowBatches(rows, perChunk);
+            writeBatches(
+                slices.size(), kind, [&](size_t i, rep::Chunk& chunk) { encode(slices[i], chunk); },
+                [](size_t) { return static_cast<const BatchSpec*>(nullptr); });
+        };
+        writeRows(cpu.samples.size(), ChunkKind::CpuSampleBatch, [&](const auto& slice, rep::Chunk& chunk) {
+            rep::encodeCpuSampleBatch(cpu, slice, *chunk.mutable_cpu_samples());
+        });
+        writeRows(cpu.states.size(), ChunkKind::ThreadStateBatch, [&](const auto& slice, rep::Chunk& chunk) {
+            rep::encodeThreadStateBatch(cpu, slice, *chunk.mutable_thread_states());
+        });
+        writeRows(
+            cpu.eventStacks.size(), ChunkKind::EventStackBatch, [&](const auto& slice, rep::Chunk& chunk) {
+                rep::encodeEventStackBatch(cpu, slice, *chunk.mutable_event_stacks());
+            });
     }
 
     writeChunk([&](rep::Chunk& c) { rep::toProto(trace.diagnostics, *c.mutable_diagnostics()); },

@@ -196,6 +196,7 @@ Trace generateTrace(const GeneratorOptions& options)
     }
     Trace trace = builder.build(options.buildThreads);
     if (options.gpuMetricsHz > 0) addGeneratedGpuMetrics(trace, options.gpuMetricsHz);
+    if (options.cpuSamplesHz > 0) addGeneratedCpuSamples(trace, options.cpuSamplesHz, options.seed);
     return trace;
 }
 

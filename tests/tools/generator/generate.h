@@ -27,6 +27,7 @@ struct GeneratorOptions
     uint32_t streamsPerGpu = 4; // default (compute), NCCL, copy, side streams
     uint32_t layers = 0; // transformer layers per iteration; 0 picks from `events`
     uint32_t gpuMetricsHz = 0; // GPU metric samples per second, following the kernels; 0: none
+    uint32_t cpuSamplesHz = 0; // CPU samples per second of each host thread; 0: none
     unsigned buildThreads = 0; // for TraceBuilder::build; 0 uses every core
 };
 
@@ -43,5 +44,15 @@ Trace generateTrace(const GeneratorOptions& options);
 // follows the share of each sample the GPU computed, the other series follow from it. Indexes
 // are rebuilt.
 void addGeneratedGpuMetrics(Trace& trace, uint32_t hz);
+
+// Replaces the trace's CPU profile with samples at `hz` over each host thread's life (the span
+// of its events), with thread states: 17 sampling periods of every 20 Running and sampled, then
+// 3 Sleeping or Blocked in turn, with the stack the thread waits in. Samples take three call
+// paths in a fixed pattern, so every ten samples hold exactly six of
+// main > train_step > forward > matmul_kernel_launch, three of main > load_batch > decode_jpeg
+// and one of main > train_step > backward > __memcpy_avx_unaligned_erms. Adds the derived CPU
+// utilization series (after every stored series, so call it after addGeneratedGpuMetrics) and
+// rebuilds the indexes. The same seed gives the same samples.
+void addGeneratedCpuSamples(Trace& trace, uint32_t hz, uint64_t seed);
 
 } // namespace sightline::gen

@@ -29,6 +29,7 @@ Options:
   --streams S      streams per GPU (default 4)
   --layers L       transformer layers per iteration (default: picked from the size)
   --gpu-metrics HZ GPU metric samples per second, following the kernels (default: none)
+  --cpu-samples HZ CPU samples per second of each host thread, with thread states (default: none)
   -o, --output F   the report to write
   -h, --help       this text
 )";
@@ -64,7 +65,7 @@ int main(int argc, char** argv)
             name.resize(eq);
         }
         static constexpr std::string_view kKnown[] = {"-o", "--output", "--events", "--seed", "--processes",
-            "--threads", "--gpus", "--streams", "--layers", "--gpu-metrics"};
+            "--threads", "--gpus", "--streams", "--layers", "--gpu-metrics", "--cpu-samples"};
         if (std::find(std::begin(kKnown), std::end(kKnown), name) == std::end(kKnown))
             return usageError("Unknown option " + name + ".");
         if (!inlineValue && i + 1 >= args.size()) return usageError("The option " + name + " needs a value.");
@@ -90,6 +91,8 @@ int main(int argc, char** argv)
             options.streamsPerGpu = uint32_t(std::min<uint64_t>(*number, 1u << 20));
         } else if (name == "--gpu-metrics") {
             options.gpuMetricsHz = uint32_t(std::min<uint64_t>(*number, 1'000'000));
+        } else if (name == "--cpu-samples") {
+            options.cpuSamplesHz = uint32_t(std::min<uint64_t>(*number, 1'000'000));
         } else { // --layers
             options.layers = uint32_t(std::min<uint64_t>(*number, 1u << 20));
         }
@@ -122,5 +125,8 @@ int main(int argc, char** argv)
         small ? double(bytes) / 1e3 : double(bytes) / 1e6, small ? "kB" : "MB",
         events ? double(bytes) / double(events) : 0.0, double(trace.span.duration()) / 1e9, generateSeconds,
         writeSeconds);
+    if (!trace.cpu.samples.empty())
+        std::printf("%zu CPU samples at %u Hz and %zu thread states.\n", trace.cpu.samples.size(),
+            options.cpuSamplesHz, trace.cpu.states.size());
     return 0;
 }

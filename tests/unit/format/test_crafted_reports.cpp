@@ -5,6 +5,7 @@
 #include "../support/file_bytes.h"
 #include "../support/peak_memory.h"
 #include "../support/random_trace.h"
+#include "../support/report_chunks.h"
 #include "model/format/container.h"
 #include "model/format/frame_index.h"
 #include "model/format/report.pb.h"
@@ -12,70 +13,17 @@
 
 #include <catch2/catch.hpp>
 #include <fstream>
-#include <functional>
 
 using namespace sightline;
 using rep::ChunkKind;
 
 namespace {
 
-// A report as its decoded chunks, to be changed and written again as a valid container.
-struct Chunks
-{
-    std::string preamble;
-    std::vector<std::pair<ChunkKind, rep::Chunk>> chunks; // footer excluded
-};
-
-Chunks split(const std::string& bytes)
-{
-    const auto file = std::span(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
-    const Result<rep::FrameIndex> index = rep::indexFrames(file, "split");
-    REQUIRE(index);
-    Chunks out {bytes.substr(0, rep::kPreambleSize), {}};
-    for (const rep::FrameRef& frame : index->frames) {
-        std::string raw;
-        REQUIRE(rep::decompress(rep::framePayload(file, frame), frame.header.rawSize, raw));
-        rep::Chunk chunk;
-        REQUIRE(chunk.ParseFromString(raw));
-        out.chunks.emplace_back(frame.header.kind, std::move(chunk));
-    }
-    return out;
-}
-
-void appendFrame(std::string& out, ChunkKind kind, const rep::Chunk& chunk)
-{
-    const std::string raw = chunk.SerializeAsString();
-    const std::string payload = rep::compress(raw, 3);
-    out += rep::encodeFrameHeader({uint32_t(payload.size()), uint32_t(raw.size()), kind});
-    out += payload;
-}
-
-// The chunks as a complete report; `editFooter` may change the footer before it is written.
-std::string join(const Chunks& report, const std::function<void(rep::Footer&)>& editFooter = {})
-{
-    std::string out = report.preamble;
-    rep::Footer footer;
-    for (const auto& [kind, chunk] : report.chunks) {
-        auto* entry = footer.add_chunks();
-        entry->set_offset(out.size());
-        entry->set_kind(uint32_t(kind));
-        appendFrame(out, kind, chunk);
-    }
-    if (editFooter) editFooter(footer);
-    const uint64_t footerOffset = out.size();
-    rep::Chunk footerChunk;
-    *footerChunk.mutable_footer() = footer;
-    appendFrame(out, ChunkKind::Footer, footerChunk);
-    return out + rep::encodeTrailer(footerOffset);
-}
-
-rep::Chunk& firstChunk(Chunks& report, ChunkKind kind)
-{
-    for (auto& [k, chunk] : report.chunks)
-        if (k == kind) return chunk;
-    FAIL("no chunk of that kind");
-    throw;
-}
+using Chunks = test::ReportChunks;
+using test::firstChunk;
+using test::joinReport;
+using test::refusal;
+using test::splitReport;
 
 // Each test case works in its own scratch folder: ctest runs them in parallel, and
 // scratchDir() empties the folder it names.
@@ -88,17 +36,6 @@ std::string goodReport(const std::filesystem::path& dir)
     return test::readFileBytes(path);
 }
 
-// Opens the crafted bytes; returns the error sentence (the report must be refused).
-std::string refusal(const std::filesystem::path& dir, const std::string& name, const std::string& bytes)
-{
-    const std::string path = (dir / name).string();
-    test::writeFileBytes(path, bytes);
-    const Result<Trace> opened = readReport(path);
-    REQUIRE_FALSE(opened);
-    CHECK_THAT(opened.error(), Catch::Contains(path));
-    return opened.error();
-}
-
 } // namespace
 
 TEST_CASE("the chunk helpers give back a report that opens as before")
@@ -106,7 +43,7 @@ TEST_CASE("the chunk helpers give back a report that opens as before")
     const auto dir = test::scratchDir("crafted-1");
     const std::string bytes = goodReport(dir);
     const std::string path = (dir / "rejoined.rep").string();
-    test::writeFileBytes(path, join(split(bytes)));
+    test::writeFileBytes(path, joinReport(splitReport(bytes)));
     const Result<Trace> opened = readReport(path);
     REQUIRE(opened);
     CHECK(opened->eventCount() == test::randomTrace({}).eventCount());
@@ -115,21 +52,21 @@ TEST_CASE("the chunk helpers give back a report that opens as before")
 TEST_CASE("offsets near 2^64 in the trailer or the footer are damage, not a crash")
 {
     const auto dir = test::scratchDir("crafted-2");
-    const Chunks report = split(goodReport(dir));
-    std::string trailer = join(report);
+    const Chunks report = splitReport(goodReport(dir));
+    std::string trailer = joinReport(report);
     for (int i = 0; i < 8; ++i) // the footer offset: 2^64 - 4
         trailer[trailer.size() - rep::kTrailerSize + size_t(i)] = char(i == 0 ? 0xfc : 0xff);
     CHECK_THAT(refusal(dir, "trailer.rep", trailer), Catch::Contains("is damaged"));
 
     const std::string entry
-        = join(report, [](rep::Footer& f) { f.mutable_chunks(1)->set_offset(~uint64_t(0) - 8); });
+        = joinReport(report, [](rep::Footer& f) { f.mutable_chunks(1)->set_offset(~uint64_t(0) - 8); });
     CHECK_THAT(refusal(dir, "entry.rep", entry), Catch::Contains("is damaged"));
 }
 
 TEST_CASE("a frame claiming a huge raw size is refused before anything is allocated for it")
 {
     const auto dir = test::scratchDir("crafted-3");
-    std::string bytes = join(split(goodReport(dir)));
+    std::string bytes = joinReport(splitReport(goodReport(dir)));
     // The first frame's raw size (bytes 4-7 of its header, after the preamble): 4 GB.
     for (size_t i = 0; i < 4; ++i)
         bytes[rep::kPreambleSize + 4 + i] = char(0xff);
@@ -141,24 +78,24 @@ TEST_CASE("a frame claiming a huge raw size is refused before anything is alloca
 TEST_CASE("tracks claiming more events or lanes than the file holds are refused before allocating")
 {
     const auto dir = test::scratchDir("crafted-4");
-    const Chunks good = split(goodReport(dir));
+    const Chunks good = splitReport(goodReport(dir));
     const long before = test::peakResidentKilobytes();
 
     Chunks huge = good;
     firstChunk(huge, ChunkKind::Tracks).mutable_tracks()->mutable_tracks(0)->set_lane_sizes(0, 0xfffffff0u);
-    CHECK_THAT(refusal(dir, "huge-lane.rep", join(huge)), Catch::Contains("is damaged"));
+    CHECK_THAT(refusal(dir, "huge-lane.rep", joinReport(huge)), Catch::Contains("is damaged"));
 
     Chunks many = good;
     auto* track = firstChunk(many, ChunkKind::Tracks).mutable_tracks()->mutable_tracks(0);
     for (int i = 0; i < 3; ++i)
         track->add_lane_sizes(0x7fffffffu); // together past 2^32 in one track
-    CHECK_THAT(refusal(dir, "many-events.rep", join(many)), Catch::Contains("2^32"));
+    CHECK_THAT(refusal(dir, "many-events.rep", joinReport(many)), Catch::Contains("2^32"));
 
     Chunks empty = good;
     auto* lanes = firstChunk(empty, ChunkKind::Tracks).mutable_tracks()->mutable_tracks(0);
     for (int i = 0; i < 1'000'000; ++i)
         lanes->add_lane_sizes(0);
-    CHECK_THAT(refusal(dir, "empty-lanes.rep", join(empty)), Catch::Contains("lanes"));
+    CHECK_THAT(refusal(dir, "empty-lanes.rep", joinReport(empty)), Catch::Contains("lanes"));
 
     CHECK(test::peakResidentKilobytes() - before < 256 * 1024);
 }
@@ -167,7 +104,7 @@ TEST_CASE("damage inside a complete report is called damage, never a cut")
 {
     const auto dir = test::scratchDir("crafted-5");
     // Every frame in turn claims to run past the end of the file.
-    const std::string bytes = join(split(goodReport(dir)));
+    const std::string bytes = joinReport(splitReport(goodReport(dir)));
     const auto file = std::span(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
     const Result<rep::FrameIndex> index = rep::indexFrames(file, "good");
     REQUIRE(index);
@@ -212,7 +149,7 @@ TEST_CASE("damage inside a complete report is called damage, never a cut")
 TEST_CASE("counter definitions claiming more samples than the file holds are refused before allocating")
 {
     const auto dir = test::scratchDir("crafted-6");
-    const Chunks good = split(goodReport(dir));
+    const Chunks good = splitReport(goodReport(dir));
     const long before = test::peakResidentKilobytes();
 
     Chunks huge = good;
@@ -220,24 +157,24 @@ TEST_CASE("counter definitions claiming more samples than the file holds are ref
         .mutable_counter_definitions()
         ->mutable_timelines(0)
         ->set_samples(uint64_t(1) << 40);
-    CHECK_THAT(refusal(dir, "huge-timeline.rep", join(huge)), Catch::Contains("more samples"));
+    CHECK_THAT(refusal(dir, "huge-timeline.rep", joinReport(huge)), Catch::Contains("more samples"));
 
     Chunks orphan = good;
     firstChunk(orphan, ChunkKind::CounterDefinitions)
         .mutable_counter_definitions()
         ->mutable_series(0)
         ->set_timeline(7);
-    CHECK_THAT(refusal(dir, "orphan-series.rep", join(orphan)), Catch::Contains("missing timeline"));
+    CHECK_THAT(refusal(dir, "orphan-series.rep", joinReport(orphan)), Catch::Contains("missing timeline"));
 
     Chunks backwards = good;
     auto* starts
         = firstChunk(backwards, ChunkKind::CounterBatch).mutable_counter_batch()->mutable_start_delta();
     starts->Set(1, -5);
-    CHECK_THAT(refusal(dir, "backwards.rep", join(backwards)), Catch::Contains("out of time order"));
+    CHECK_THAT(refusal(dir, "backwards.rep", joinReport(backwards)), Catch::Contains("out of time order"));
 
     Chunks missing = good;
     std::erase_if(missing.chunks, [](const auto& c) { return c.first == ChunkKind::CounterBatch; });
-    CHECK_THAT(refusal(dir, "no-samples.rep", join(missing)), Catch::Contains("more samples"));
+    CHECK_THAT(refusal(dir, "no-samples.rep", joinReport(missing)), Catch::Contains("more samples"));
 
     CHECK(test::peakResidentKilobytes() - before < 256 * 1024);
 }
@@ -245,12 +182,12 @@ TEST_CASE("counter definitions claiming more samples than the file holds are ref
 TEST_CASE("chunks of a kind added by a newer writer are skipped with a diagnostic")
 {
     const auto dir = test::scratchDir("crafted-7");
-    Chunks report = split(goodReport(dir));
+    Chunks report = splitReport(goodReport(dir));
     rep::Chunk future;
     future.mutable_diagnostics()->add_items()->set_text("from the future");
     report.chunks.emplace_back(ChunkKind(rep::kLastKnownChunkKind + 3), future);
     const std::string path = (dir / "future.rep").string();
-    test::writeFileBytes(path, join(report));
+    test::writeFileBytes(path, joinReport(report));
     const Result<Trace> opened = readReport(path);
     REQUIRE(opened);
     CHECK(opened->eventCount() == test::randomTrace({}).eventCount());

@@ -1,0 +1,34 @@
+// A .rep report as its decoded chunks, for tests that craft damaged files: split a real
+// report, change a chunk, join it again into a valid container (frames, footer, trailer).
+#pragma once
+
+#include "model/format/container.h"
+#include "model/format/report.pb.h"
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sightline::test {
+
+struct ReportChunks
+{
+    std::string preamble;
+    std::vector<std::pair<rep::ChunkKind, rep::Chunk>> chunks; // footer excluded
+};
+
+ReportChunks splitReport(const std::string& bytes);
+
+// The chunks as a complete report; `editFooter` may change the footer before it is written.
+std::string joinReport(const ReportChunks& report, const std::function<void(rep::Footer&)>& editFooter = {});
+
+// The first chunk of `kind` (the test fails when there is none).
+rep::Chunk& firstChunk(ReportChunks& report, rep::ChunkKind kind);
+
+// Writes `bytes` as `name` in `dir` and opens it: the report must be refused with a sentence
+// naming the file, which is returned.
+std::string refusal(const std::filesystem::path& dir, const std::string& name, const std::string& bytes);
+
+} // namespace sightline::test

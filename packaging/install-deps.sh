@@ -10,6 +10,7 @@ packages=(
     qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6 libgl-dev
     xvfb xauth openssh-server openssh-client python3 desktop-file-utils appstream clang-format
     clang libclang-rt-14-dev
+    libdw-dev libelf-dev liblzma-dev libbz2-dev
 )
 
 missing=()

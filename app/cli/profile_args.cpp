@@ -33,6 +33,11 @@ constexpr OptionSpec kOptions[] = {
     {"gpu-metrics-frequency", "", true},
     {"gpu-metrics-set", "", true},
     {"cuda-memory-usage", "", true},
+    {"sample", "s", true},
+    {"sampling-frequency", "", true},
+    {"cpuctxsw", "", true},
+    {"backtrace", "b", true},
+    {"cudabacktrace", "", true},
 };
 
 // "none", "all", or device ordinals separated by commas.
@@ -107,6 +112,35 @@ void applyEnvironment(ProfileOptions& o, const std::string& value)
     }
 }
 
+// --cudabacktrace=all|kernel|memory|sync|none[:THRESHOLD_NS], kinds joined by commas.
+Status applyCudaBacktrace(ProfileOptions& o, const std::string& value, const std::string& bad)
+{
+    const size_t colon = value.find(':');
+    collector::CudaBacktraceSpec spec;
+    if (colon != std::string::npos) {
+        const auto ns = parseNanoseconds(value.substr(colon + 1));
+        if (!ns) return Status::failure(bad + "give the threshold in nanoseconds, for example sync:1000000");
+        spec.thresholdNs = *ns;
+    }
+    std::stringstream kinds(value.substr(0, colon));
+    for (std::string kind; std::getline(kinds, kind, ',');) {
+        if (kind == "all")
+            spec.kernel = spec.memory = spec.sync = true;
+        else if (kind == "kernel")
+            spec.kernel = true;
+        else if (kind == "memory")
+            spec.memory = true;
+        else if (kind == "sync")
+            spec.sync = true;
+        else if (kind != "none")
+            return Status::failure(
+                bad + "use all, kernel, memory, sync or none, with an optional :THRESHOLD_NS");
+    }
+    o.cudaBacktrace = spec;
+    o.cudaBacktraceText = value;
+    return {};
+}
+
 // Applies one option that takes a value; the flags are read with Args::flag.
 Status apply(ProfileOptions& o, std::string_view name, const std::string& value)
 {
@@ -163,6 +197,26 @@ Status apply(ProfileOptions& o, std::string_view name, const std::string& value)
         const std::optional<bool> on = parseBool(value);
         if (!on) return Status::failure(bad + "use true or false");
         o.cudaMemoryUsage = *on;
+    } else if (name == "sample" || name == "cpuctxsw") {
+        if (value != "process-tree" && value != "none")
+            return Status::failure(bad + "use process-tree or none");
+        (name == "sample" ? o.cpu.sample : o.cpu.contextSwitches) = value == "process-tree";
+    } else if (name == "sampling-frequency") {
+        const auto hz = parseNanoseconds(value); // a plain non-negative integer
+        if (!hz || *hz < 100 || *hz > 10000)
+            return Status::failure(bad + "give a whole number of samples per second from 100 to 10000");
+        o.cpu.frequency = uint32_t(*hz);
+    } else if (name == "backtrace") {
+        if (value == "fp")
+            o.cpu.backtrace = collector::BacktraceMethod::FramePointers;
+        else if (value == "dwarf")
+            o.cpu.backtrace = collector::BacktraceMethod::Dwarf;
+        else if (value == "none")
+            o.cpu.backtrace = collector::BacktraceMethod::None;
+        else
+            return Status::failure(bad + "use fp, dwarf or none");
+    } else if (name == "cudabacktrace") {
+        return applyCudaBacktrace(o, value, bad);
     } else if (name == "env-var") {
         if (value.find('=') == std::string::npos) return Status::failure(bad + "give NAME=VALUE");
         applyEnvironment(o, value);
@@ -230,6 +284,16 @@ std::string profileUsage()
            "      --gpu-metrics-set=NAME  general (default), sm or tensor; help lists them\n"
            "      --cuda-memory-usage=BOOL  GPU memory in use per device, from every allocation (default "
            "false)\n"
+           "  -s, --sample=process-tree|none  sample the target's threads' call stacks (default "
+           "process-tree)\n"
+           "      --sampling-frequency=HZ  CPU samples per second of a busy thread, 100 to 10000 (default "
+           "1000)\n"
+           "      --cpuctxsw=process-tree|none  thread states from context switches (default process-tree)\n"
+           "  -b, --backtrace=fp|dwarf|none  how stacks are taken: frame pointers (default), copied stacks\n"
+           "                             unwound after the run (for code built without frame pointers), or "
+           "none\n"
+           "      --cudabacktrace=all|kernel|memory|sync|none[:NS]  attach the calling stack to CUDA API\n"
+           "                             calls of these kinds lasting at least NS (default none)\n"
            "  -h, --help                 this text\n";
 }
 

@@ -106,6 +106,10 @@ TargetEnvironment buildTargetEnvironment(const ProfileOptions& options, const st
     env[spool::kEnvKeepEnv] = keep;
     if (!cuptiLibrary.empty()) env[spool::kEnvCuptiPath] = cuptiLibrary;
     if (options.cudaMemoryUsage) env[spool::kEnvCudaMemoryUsage] = "1";
+    // CPython 3.12 and later name Python functions in native stacks through a perf map when
+    // asked to; a variable the user set (PYTHONPERFSUPPORT=0 included) wins.
+    const std::string program = fs::path(options.command.empty() ? "" : options.command.front()).filename();
+    if (options.cpu.sample && program.rfind("python", 0) == 0) env.try_emplace("PYTHONPERFSUPPORT", "1");
 
     if (options.traceCuda)
         claim(env, result.warnings, "CUDA_INJECTION64_PATH", injectionLibrary, "CUDA activity");

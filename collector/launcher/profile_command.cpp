@@ -8,6 +8,8 @@
 #include "collector/launcher/output_path.h"
 #include "collector/launcher/profile_options.h"
 #include "collector/launcher/target_process.h"
+#include "collector/perf/cpu_recorder.h"
+#include "collector/spool/cpu_recording_file.h"
 #include "model/format/report_io.h"
 
 #include <cerrno>
@@ -17,6 +19,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <thread>
 #include <unistd.h>
 
@@ -125,7 +128,17 @@ ProfileOutcome profile(const ProfileOptions& options)
     progress.say("Collecting data...");
     TargetProcess target;
     session.start = spool::samplePair(session.launcherTicks);
-    Result<pid_t> started = target.start(options.command, env.entries, options.showOutput);
+    // CPU samples and thread states: perf events opened on the child before it execs.
+    std::unique_ptr<CpuRecorder> cpuRecorder;
+    auto startCpuRecording = [&](pid_t child) {
+        cpuRecorder = std::make_unique<CpuRecorder>(
+            child, options.cpu, spoolDir + "/" + spool::cpu_recording::kFileName);
+        for (const std::string& warning : cpuRecorder->warnings())
+            Progress::error("sightline profile: " + warning + ".");
+    };
+    Result<pid_t> started = options.cpu.any()
+        ? target.start(options.command, env.entries, options.showOutput, startCpuRecording)
+        : target.start(options.command, env.entries, options.showOutput);
     if (!started) {
         Progress::error(started.error());
         std::filesystem::remove_all(spoolDir, cwdError);
@@ -150,6 +163,7 @@ ProfileOutcome profile(const ProfileOptions& options)
     const TargetExit exit = target.wait(stopAfter, reportProgress, Duration(interval * 1e9));
     session.end = spool::samplePair(session.launcherTicks);
     sampler.stop();
+    if (cpuRecorder) cpuRecorder->stop();
 
     if (reportPath.empty()) {
         Result<std::string> path
@@ -180,9 +194,13 @@ ProfileOutcome profile(const ProfileOptions& options)
     const Status written = writeReport(merged.trace, reportPath);
     merged.phaseSeconds.emplace_back(
         "write report", std::chrono::duration<double>(std::chrono::steady_clock::now() - writeStart).count());
-    if (std::getenv("SIGHTLINE_TIMINGS"))
+    if (std::getenv("SIGHTLINE_TIMINGS")) {
         for (const auto& [phase, seconds] : merged.phaseSeconds)
             progress.say("  " + phase + ": " + std::to_string(seconds) + " s");
+        progress.say("  cpu: " + std::to_string(merged.cpu.samples) + " samples, "
+            + std::to_string(merged.cpu.states) + " thread states, " + std::to_string(merged.cpu.eventStacks)
+            + " API call stacks");
+    }
     if (removeSpool.joinable()) removeSpool.join();
     if (!written) {
         Progress::error(written.error());

@@ -31,12 +31,21 @@ KeyValueList ProfileOptions::asMetadata() const
         list.emplace_back("gpu-metrics-frequency", std::to_string(gpuMetricsFrequency));
         list.emplace_back("gpu-metrics-set", gpuMetricsSet);
     }
+    list.emplace_back("sample", cpu.sample ? "process-tree" : "none");
+    if (cpu.sample) list.emplace_back("sampling-frequency", std::to_string(cpu.frequency));
+    list.emplace_back("cpuctxsw", cpu.contextSwitches ? "process-tree" : "none");
+    const char* backtraces[] = {"fp", "dwarf", "none"};
+    list.emplace_back("backtrace", backtraces[int(cpu.backtrace)]);
+    if (cudaBacktrace.any()) list.emplace_back("cudabacktrace", cudaBacktraceText);
     return list;
 }
 
 ConversionOptions ProfileOptions::conversion() const
 {
-    return {osrtThresholdNs, capture, asMetadata(), environment};
+    ConversionOptions conversion {osrtThresholdNs, capture, asMetadata(), environment, {}};
+    conversion.cpu.dwarf = cpu.backtrace == BacktraceMethod::Dwarf;
+    conversion.cpu.cudaBacktrace = cudaBacktrace;
+    return conversion;
 }
 
 } // namespace sightline::collector

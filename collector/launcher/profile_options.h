@@ -3,6 +3,7 @@
 #pragma once
 
 #include "collector/convert/assemble/spool_merge.h"
+#include "collector/perf/cpu_recording_options.h"
 #include "model/core/metadata.h"
 
 #include <string>
@@ -34,6 +35,12 @@ struct ProfileOptions
     bool listGpuMetricSets = false; // --gpu-metrics-set=help
     bool cudaMemoryUsage = false; // --cuda-memory-usage: GPU memory allocations as a per-device series
     bool gpuMetrics() const { return gpuMetricsDevices != "none"; }
+
+    // CPU samples, thread states and stacks (collector/perf): -s, --sampling-frequency,
+    // --cpuctxsw, --backtrace; --cudabacktrace picks the CUDA API calls that get a stack.
+    CpuRecordingOptions cpu;
+    CudaBacktraceSpec cudaBacktrace;
+    std::string cudaBacktraceText = "none"; // as given, for the metadata
 
     std::string traceList() const; // "cuda,nvtx,osrt" or "none"
     // The options as the report's metadata lists them.

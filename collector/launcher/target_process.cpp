@@ -53,11 +53,17 @@ std::vector<char*> pointers(const std::vector<std::string>& strings)
     return out;
 }
 
-// In the child: never returns, allocates nothing. Reports exec's errno through `errorPipe`
-// (closed by exec on success).
-[[noreturn]] void execTarget(char* const* argv, char* const* envp, bool showOutput, int errorPipe)
+// In the child: never returns, allocates nothing. Waits until the launcher writes to (or
+// closes) `goPipe` when it is valid, and reports exec's errno through `errorPipe` (closed by
+// exec on success).
+[[noreturn]] void execTarget(char* const* argv, char* const* envp, bool showOutput, int errorPipe, int goPipe)
 {
     restoreDefaults();
+    if (goPipe >= 0) {
+        char go = 0;
+        while (read(goPipe, &go, 1) < 0 && errno == EINTR) { }
+        close(goPipe);
+    }
     if (!showOutput) {
         const int null = open("/dev/null", O_WRONLY);
         if (null >= 0) {
@@ -87,11 +93,13 @@ TargetProcess::~TargetProcess()
     restoreDefaults();
 }
 
-Result<pid_t> TargetProcess::start(
-    const std::vector<std::string>& command, const std::vector<std::string>& environment, bool showOutput)
+Result<pid_t> TargetProcess::start(const std::vector<std::string>& command,
+    const std::vector<std::string>& environment, bool showOutput,
+    const std::function<void(pid_t)>& beforeExec)
 {
     int pipeFds[2];
-    if (pipe2(pipeFds, O_CLOEXEC) != 0)
+    int goFds[2] = {-1, -1};
+    if (pipe2(pipeFds, O_CLOEXEC) != 0 || (beforeExec && pipe2(goFds, O_CLOEXEC) != 0))
         return Result<pid_t>::failure(
             std::string("sightline profile: cannot start the target: ") + strerror(errno) + ".");
     const std::vector<char*> argv = pointers(command);
@@ -101,14 +109,24 @@ Result<pid_t> TargetProcess::start(
     if (pid < 0) {
         close(pipeFds[0]);
         close(pipeFds[1]);
+        if (beforeExec) {
+            close(goFds[0]);
+            close(goFds[1]);
+        }
         return Result<pid_t>::failure(
             std::string("sightline profile: fork failed: ") + strerror(errno) + ".");
     }
     if (pid == 0) {
         close(pipeFds[0]);
-        execTarget(argv.data(), envp.data(), showOutput, pipeFds[1]);
+        if (goFds[1] >= 0) close(goFds[1]);
+        execTarget(argv.data(), envp.data(), showOutput, pipeFds[1], goFds[0]);
     }
     close(pipeFds[1]);
+    if (beforeExec) {
+        close(goFds[0]);
+        beforeExec(pid);
+        close(goFds[1]); // the child goes on to exec
+    }
     m_pid = pid;
     g_target.store(pid);
     int execError = 0;

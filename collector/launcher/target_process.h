@@ -31,9 +31,10 @@ public:
     ~TargetProcess();
 
     // Starts `command` (searched in PATH) with exactly `environment`. Fails with one sentence
-    // when the program cannot be run.
+    // when the program cannot be run. `beforeExec`, when given, runs in the launcher with the
+    // child's pid while the child waits, just before it execs (perf events are opened there).
     Result<pid_t> start(const std::vector<std::string>& command, const std::vector<std::string>& environment,
-        bool showOutput);
+        bool showOutput, const std::function<void(pid_t)>& beforeExec = {});
 
     // Waits for the target to end. With `stopAfter`, sends it SIGTERM once that much time passed.
     // With `onTick`, calls it every `tickInterval` while waiting (live progress).

@@ -114,15 +114,19 @@ MergedReport mergeSpools(const SessionInfo& session)
         processes.push_back(decodeProcess(files, clock, decode, builder));
         sawGpu = sawGpu || !processes.back().gpus.empty();
     }
+    const bool tracedInside = std::find(session.options.metadata.begin(), session.options.metadata.end(),
+                                  std::pair<std::string, std::string>("trace", "none"))
+        == session.options.metadata.end();
     if (byProcess.count(session.targetPid) == 0) {
         // Nothing recorded for the target itself (a static or setuid program ignores the
         // injection): it still appears, with its command line.
         ProcessCapture target;
         target.process = {Pid(session.targetPid),
             std::filesystem::path(session.command.front()).filename().string(), session.command};
-        target.diagnostics.push_back({Severity::Warning, "collector",
-            "Nothing was recorded inside process " + std::to_string(session.targetPid)
-                + " (a static or setuid program does not load the collector)."});
+        if (tracedInside)
+            target.diagnostics.push_back({Severity::Warning, "collector",
+                "Nothing was recorded inside process " + std::to_string(session.targetPid)
+                    + " (a static or setuid program does not load the collector)."});
         processes.push_back(std::move(target));
     }
 
@@ -158,6 +162,13 @@ MergedReport mergeSpools(const SessionInfo& session)
                   "counts from zero."});
     merged.events = builder.eventCount();
     lap("assemble events");
+    const std::string cpuFile = session.spoolDir + "/" + spool::cpu_recording::kFileName;
+    if (Result<PerfRecording> cpu = readPerfRecording(cpuFile))
+        merged.cpu = addCpuProfile(
+            cpu.value(), session.start.monotonicNs, sessionEnd, processes, session.options.cpu, builder);
+    else
+        builder.addDiagnostic({Severity::Warning, "cpu sampling", cpu.error()});
+    lap("cpu samples");
     {
         // The decoded events and the mapped spool files are no longer needed: they are freed
         // (hundreds of megabytes take a while) as the trace is built.

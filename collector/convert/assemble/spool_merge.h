@@ -7,6 +7,7 @@
 
 #include "collector/convert/assemble/capture_window.h"
 #include "collector/convert/assemble/trace_assembly.h"
+#include "collector/convert/cpu/cpu_assembly.h"
 #include "collector/convert/decode/spool_reader.h"
 #include "collector/spool/clock_sync.h"
 #include "model/trace/trace.h"
@@ -24,6 +25,7 @@ struct ConversionOptions
     CaptureSpec capture;
     KeyValueList metadata; // the options as the report records them
     std::vector<std::pair<std::string, std::string>> environment; // set for the target (-e)
+    CpuConversionOptions cpu;
 };
 
 struct SessionInfo
@@ -46,6 +48,7 @@ struct MergedReport
     size_t spoolFiles = 0;
     size_t events = 0;
     AssemblyStats stats;
+    CpuAssemblyStats cpu;
     std::vector<std::pair<std::string, double>> phaseSeconds; // where the time went, in order
 };
 

@@ -117,4 +117,31 @@ TEST_CASE("profile options follow nsys profile's names and forms")
     CHECK(parseProfileArgs({"-t", "none", "ls"})->traceList() == "none");
     CHECK(parseProfileArgs({"--help"})->help);
 }
+
+TEST_CASE("CPU sampling options: -s, --sampling-frequency, --cpuctxsw, --backtrace, --cudabacktrace")
+{
+    const collector::ProfileOptions defaults = parseProfileArgs({"ls"}).value();
+    CHECK((defaults.cpu.sample && defaults.cpu.contextSwitches && defaults.cpu.frequency == 1000));
+    CHECK(defaults.cpu.backtrace == collector::BacktraceMethod::FramePointers);
+    CHECK_FALSE(defaults.cudaBacktrace.any());
+
+    auto parsed = parseProfileArgs({"-s", "none", "--sampling-frequency=4000", "--cpuctxsw=none", "-b",
+        "dwarf", "--cudabacktrace=sync,memory:500000", "ls"});
+    REQUIRE(parsed);
+    CHECK((!parsed->cpu.sample && !parsed->cpu.contextSwitches && parsed->cpu.frequency == 4000));
+    CHECK(parsed->cpu.backtrace == collector::BacktraceMethod::Dwarf);
+    CHECK((parsed->cudaBacktrace.sync && parsed->cudaBacktrace.memory && !parsed->cudaBacktrace.kernel));
+    CHECK(parsed->cudaBacktrace.thresholdNs == 500000);
+    CHECK(parseProfileArgs({"--cudabacktrace=all", "ls"})->cudaBacktrace.kernel);
+
+    const auto errorOf
+        = [](std::vector<std::string> arguments) { return parseProfileArgs(arguments).error(); };
+    CHECK(
+        errorOf({"--sampling-frequency=50", "ls"}).starts_with("--sampling-frequency does not accept '50'"));
+    CHECK(errorOf({"-s", "system-wide", "ls"}).starts_with("--sample does not accept 'system-wide'"));
+    CHECK(errorOf({"--backtrace=lbr", "ls"}).starts_with("--backtrace does not accept 'lbr'"));
+    CHECK(errorOf({"--cudabacktrace=sync:soon", "ls"})
+              .starts_with("--cudabacktrace does not accept 'sync:soon'"));
+    CHECK(errorOf({"--cudabacktrace=graphs", "ls"}).starts_with("--cudabacktrace does not accept 'graphs'"));
+}
 #endif

@@ -164,7 +164,8 @@ TEST_CASE("profiling with GPU metrics where counters cannot be read records the 
     Result<Trace> trace = readReport(report);
     REQUIRE(trace);
     CHECK(trace->eventCount() > 0);
-    CHECK(trace->counterSeries.empty());
+    for (const CounterSeries& series : trace->counterSeries) // CPU utilization is there; no GPU metric is
+        CHECK(series.source == CounterSource::CpuUtilization);
     bool said = false;
     for (const Diagnostic& d : trace->diagnostics)
         said = said || d.text.starts_with("GPU metrics could not be recorded");

@@ -1,0 +1,232 @@
+#include "collector/convert/cpu/cpu_assembly.h"
+
+#include "collector/convert/cpu/dwarf_unwinder.h"
+#include "collector/convert/cpu/process_images.h"
+#include "collector/convert/cpu/thread_states.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+namespace sightline::collector {
+
+namespace {
+
+using spool::cpu_recording::EventRole;
+
+constexpr uint64_t kFirstCodeAddress = 4096; // nothing executes in the first page
+
+// Turns samples into interned stacks. Samples of one loop repeat the same raw addresses, so a
+// hash of (process image, addresses) finds the stack again without naming anything twice.
+class StackInterner
+{
+public:
+    StackInterner(const PerfRecording& recording, bool dwarf, TraceBuilder& builder)
+        : m_recording(recording)
+        , m_images(recording)
+        , m_dwarf(dwarf)
+        , m_builder(builder)
+    { }
+
+    // The stack a context-switch sample left the CPU from, and the state its frames tell.
+    std::pair<uint32_t, ThreadState> waitOf(const PerfSample& sample)
+    {
+        const uint32_t stack = stackOf(sample);
+        auto [it, added] = m_waitReasons.try_emplace(stack, ThreadState::Waiting);
+        if (added && stack != kNoCallStack) {
+            std::vector<SymbolName> names;
+            stackOf(sample, &names);
+            it->second = waitReason(names);
+        }
+        return {stack, it->second};
+    }
+
+    // The stack of `sample`, and the names of its frames when `names` is given (innermost first).
+    std::vector<std::string> symbolProblems() const { return m_images.problems(); }
+
+    uint32_t stackOf(const PerfSample& sample, std::vector<SymbolName>* names = nullptr)
+    {
+        ProcessImage& image = m_images.at(sample.pid, sample.time);
+        m_kernel.clear();
+        m_user.clear();
+        if (sample.kernelIp && sample.kernelChain.empty()) m_kernel.push_back(sample.ip);
+        for (size_t i = 0; i < sample.kernelChain.size(); ++i)
+            m_kernel.push_back(i == 0 ? sample.kernelChain[i] : sample.kernelChain[i] - 1);
+        if (m_dwarf) {
+            m_user = unwindCopiedStack(image, sample, m_recording.sampleRegistersMask);
+        } else {
+            // A frame-pointer walk may end on a null or garbage return address.
+            for (size_t i = 0; i < sample.userChain.size() && sample.userChain[i] >= kFirstCodeAddress; ++i)
+                m_user.push_back(i == 0 ? sample.userChain[i] : sample.userChain[i] - 1);
+        }
+        if (m_user.empty() && !sample.kernelIp) m_user.push_back(sample.ip);
+        if (m_kernel.empty() && m_user.empty()) return kNoCallStack;
+
+        uint64_t hash = reinterpret_cast<uintptr_t>(&image) * 0x9E3779B97F4A7C15ull;
+        for (uint64_t ip : m_kernel)
+            hash = (hash ^ ip) * 0x100000001B3ull + 1;
+        for (uint64_t ip : m_user)
+            hash = (hash ^ ip) * 0x100000001B3ull;
+        if (!names) {
+            // Equal hashes of different stacks are left to chance: 64 bits over at most millions.
+            if (auto it = m_stacks.find(hash); it != m_stacks.end()) return it->second;
+        }
+        m_frames.clear();
+        for (uint64_t ip : m_kernel)
+            m_frames.push_back(frameOf(image, ip, true, names));
+        for (uint64_t ip : m_user)
+            m_frames.push_back(frameOf(image, ip, false, names));
+        const uint32_t stack = m_builder.cpuStack(m_frames);
+        m_stacks[hash] = stack;
+        return stack;
+    }
+
+private:
+    uint32_t frameOf(ProcessImage& image, uint64_t ip, bool kernel, std::vector<SymbolName>* names)
+    {
+        auto key = std::pair(kernel ? nullptr : &image, ip);
+        auto it = m_frameIds.find(key);
+        if (it == m_frameIds.end()) {
+            if (kernel && !m_kernelSymbols) m_kernelSymbols = std::make_unique<KernelSymbols>();
+            SymbolName name = kernel ? m_kernelSymbols->name(ip) : image.name(ip);
+            const uint32_t id = m_builder.cpuFrame(
+                {m_builder.intern(name.function), m_builder.intern(name.module), name.offset, name.kernel});
+            it = m_frameIds.emplace(key, id).first;
+            m_names.emplace(id, std::move(name));
+        }
+        if (names) names->push_back(m_names.at(it->second));
+        return it->second;
+    }
+
+    struct KeyHash
+    {
+        size_t operator()(const std::pair<const ProcessImage*, uint64_t>& k) const noexcept
+        {
+            return std::hash<uint64_t> {}(k.second ^ reinterpret_cast<uintptr_t>(k.first) * 31);
+        }
+    };
+
+    const PerfRecording& m_recording;
+    ProcessImages m_images;
+    bool m_dwarf;
+    TraceBuilder& m_builder;
+    std::unique_ptr<KernelSymbols> m_kernelSymbols;
+    std::unordered_map<uint64_t, uint32_t> m_stacks;
+    std::unordered_map<std::pair<const ProcessImage*, uint64_t>, uint32_t, KeyHash> m_frameIds;
+    std::unordered_map<uint32_t, SymbolName> m_names;
+    std::unordered_map<uint32_t, ThreadState> m_waitReasons; // per stack
+    std::vector<uint64_t> m_kernel, m_user;
+    std::vector<uint32_t> m_frames;
+};
+
+bool wanted(const CudaBacktraceSpec& spec, std::string_view name)
+{
+    auto has = [&](std::string_view part) { return name.find(part) != std::string_view::npos; };
+    if (spec.sync && (has("Synchronize") || has("WaitEvent") || has("EventQuery") || has("StreamQuery")))
+        return true;
+    if (spec.memory && (has("Memcpy") || has("Memset") || has("Malloc") || has("Free") || has("MemAlloc")))
+        return true;
+    return spec.kernel && has("Launch");
+}
+
+// Threads and processes the kernel saw that the collector did not (a child without the
+// injection, threads that never called CUDA), named after their last `comm`.
+void addEntities(
+    const PerfRecording& recording, const std::vector<ProcessCapture>& processes, TraceBuilder& builder)
+{
+    std::set<uint32_t> knownPids, knownTids;
+    for (const ProcessCapture& p : processes) {
+        knownPids.insert(p.process.pid.value);
+        for (const Thread& t : p.threads)
+            knownTids.insert(t.tid.value);
+    }
+    std::map<uint32_t, std::pair<uint32_t, std::string>> threads; // tid -> (pid, name)
+    for (const PerfThreadEvent& e : recording.threadEvents) {
+        if (e.pid == 0 && e.tid == 0) continue;
+        auto& entry = threads[e.tid];
+        entry.first = e.pid;
+        if (e.kind == PerfThreadEvent::Kind::Comm) entry.second = std::string(e.name);
+    }
+    for (const PerfSample& s : recording.samples)
+        threads.try_emplace(s.tid, s.pid, std::string());
+    for (const auto& [tid, thread] : threads) {
+        const auto& [pid, name] = thread;
+        if (knownPids.insert(pid).second) {
+            const auto main = threads.find(pid);
+            builder.addProcess({Pid(pid), main != threads.end() ? main->second.second : name, {}});
+        }
+        if (knownTids.insert(tid).second) builder.addThread({Pid(pid), Tid(tid), name});
+    }
+}
+
+} // namespace
+
+CpuAssemblyStats addCpuProfile(const PerfRecording& recording, int64_t originMonotonicNs,
+    Timestamp sessionEnd, const std::vector<ProcessCapture>& processes, const CpuConversionOptions& options,
+    TraceBuilder& builder)
+{
+    CpuAssemblyStats stats;
+    for (const std::string& d : recording.diagnostics)
+        builder.addDiagnostic({Severity::Warning, "cpu sampling", d});
+    if (recording.lostRecords > 0)
+        builder.addDiagnostic({Severity::Warning, "cpu sampling",
+            std::to_string(recording.lostRecords)
+                + " CPU samples or context switches were lost because the launcher did not drain the "
+                  "kernel's "
+                  "buffers in time; lower --sampling-frequency or use --backtrace=fp."});
+    if (recording.samples.empty() && recording.threadEvents.empty()) return stats;
+
+    addEntities(recording, processes, builder);
+    builder.setSamplingPeriod(Timestamp(recording.samplingPeriodNs));
+    StackInterner stacks(recording, options.dwarf, builder);
+    auto toTrace
+        = [&](uint64_t t) { return std::clamp<Timestamp>(Timestamp(t) - originMonotonicNs, 0, sessionEnd); };
+
+    // Every sample's stack, per thread in time order, for the CUDA API backtraces.
+    std::map<uint32_t, std::vector<std::pair<Timestamp, uint32_t>>> stacksByThread;
+    std::vector<std::pair<uint32_t, ThreadState>> waits(
+        recording.samples.size(), {kNoCallStack, ThreadState::Waiting});
+    for (size_t i = 0; i < recording.samples.size(); ++i) {
+        const PerfSample& s = recording.samples[i];
+        const Timestamp time = toTrace(s.time);
+        uint32_t stack;
+        if (s.role == EventRole::ContextSwitch) {
+            waits[i] = stacks.waitOf(s);
+            stack = waits[i].first;
+        } else {
+            stack = stacks.stackOf(s);
+            builder.addCpuSample({time, Tid(s.tid), stack, s.cpu});
+            ++stats.samples;
+        }
+        if (options.cudaBacktrace.any()) stacksByThread[s.tid].emplace_back(time, stack);
+    }
+
+    StateInput input {
+        &recording, originMonotonicNs, sessionEnd, [&](size_t sample) { return waits[sample]; }};
+    for (const ThreadStateInterval& state : threadStatesOf(input)) {
+        builder.addThreadState(state);
+        ++stats.states;
+    }
+
+    if (options.cudaBacktrace.any()) {
+        for (const ProcessCapture& p : processes)
+            for (const HostEvent<ApiCall>& call : p.apiCalls) {
+                if (call.event.end - call.event.start < options.cudaBacktrace.thresholdNs) continue;
+                if (!wanted(options.cudaBacktrace, builder.strings()[call.event.name])) continue;
+                auto thread = stacksByThread.find(call.tid.value);
+                if (thread == stacksByThread.end()) continue;
+                const auto& list = thread->second;
+                auto it
+                    = std::lower_bound(list.begin(), list.end(), std::pair(call.event.start, uint32_t(0)));
+                if (it == list.end() || it->first > call.event.end || it->second == kNoCallStack) continue;
+                builder.addEventStack({call.tid, call.event.start, it->second});
+                ++stats.eventStacks;
+            }
+    }
+    return stats;
+}
+
+} // namespace sightline::collector

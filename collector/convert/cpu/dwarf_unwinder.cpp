@@ -1,0 +1,115 @@
+#include "collector/convert/cpu/dwarf_unwinder.h"
+
+#include <bit>
+#include <cstring>
+#include <elfutils/libdwfl.h>
+
+namespace sightline::collector {
+
+namespace {
+
+// perf's x86-64 register numbers (perf_regs.h) for each DWARF register 0..16: rax, rdx, rcx,
+// rbx, rsi, rdi, rbp, rsp, r8..r15, rip.
+constexpr int kPerfRegisterOfDwarf[17] = {0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8};
+constexpr int kPerfSp = 7;
+
+struct UnwindContext
+{
+    ProcessImage* image = nullptr;
+    const PerfSample* sample = nullptr;
+    uint64_t registerMask = 0;
+    std::vector<uint64_t>* frames = nullptr;
+    size_t maxFrames = 0;
+    bool threadGiven = false;
+};
+
+// The value of perf register `perfRegister`, if the sample has it.
+bool perfRegister(const UnwindContext& c, int perfRegister, uint64_t& value)
+{
+    if (!(c.registerMask >> perfRegister & 1)) return false;
+    const auto index = size_t(std::popcount(c.registerMask & ((1ull << perfRegister) - 1)));
+    if (index >= c.sample->userRegisters.size()) return false;
+    value = c.sample->userRegisters[index];
+    return true;
+}
+
+pid_t nextThread(Dwfl*, void* arg, void** threadArg)
+{
+    auto* c = static_cast<UnwindContext*>(arg);
+    if (c->threadGiven) return 0;
+    c->threadGiven = true;
+    *threadArg = arg;
+    return pid_t(c->image->pid());
+}
+
+bool getThread(Dwfl*, pid_t, void* arg, void** threadArg)
+{
+    *threadArg = arg;
+    return true;
+}
+
+bool readMemory(Dwfl*, Dwarf_Addr address, Dwarf_Word* result, void* arg)
+{
+    auto* c = static_cast<UnwindContext*>(arg);
+    uint64_t sp = 0;
+    if (!perfRegister(*c, kPerfSp, sp)) return false;
+    const std::string_view stack = c->sample->userStack;
+    if (address < sp || address - sp > stack.size() || stack.size() - (address - sp) < sizeof(Dwarf_Word))
+        return false;
+    memcpy(result, stack.data() + (address - sp), sizeof(Dwarf_Word));
+    return true;
+}
+
+bool setInitialRegisters(Dwfl_Thread* thread, void* arg)
+{
+    auto* c = static_cast<UnwindContext*>(arg);
+    Dwarf_Word registers[17];
+    for (int dwarf = 0; dwarf < 17; ++dwarf) {
+        uint64_t value = 0;
+        if (!perfRegister(*c, kPerfRegisterOfDwarf[dwarf], value)) return false;
+        registers[dwarf] = value;
+    }
+    if (!dwfl_thread_state_registers(thread, 0, 16, registers)) return false;
+    dwfl_thread_state_register_pc(thread, registers[16]);
+    return true;
+}
+
+const Dwfl_Thread_Callbacks kCallbacks = {
+    nextThread,
+    getThread,
+    readMemory,
+    setInitialRegisters,
+    nullptr,
+    nullptr,
+};
+
+int onFrame(Dwfl_Frame* frame, void* arg)
+{
+    auto* c = static_cast<UnwindContext*>(arg);
+    Dwarf_Addr pc = 0;
+    bool activation = false;
+    if (!dwfl_frame_pc(frame, &pc, &activation)) return DWARF_CB_ABORT;
+    c->frames->push_back(activation ? pc : pc - 1);
+    return c->frames->size() >= c->maxFrames ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+} // namespace
+
+std::vector<uint64_t> unwindCopiedStack(
+    ProcessImage& image, const PerfSample& sample, uint64_t registerMask, size_t maxFrames)
+{
+    std::vector<uint64_t> frames;
+    if (sample.userRegisters.empty() || sample.userStack.empty()) return frames;
+    Dwfl* dwfl = image.dwfl();
+    if (!dwfl) return frames;
+    // libdwfl keeps the callbacks' argument from the first attach; it points at this holder,
+    // which each call refills.
+    static thread_local UnwindContext context;
+    context = {&image, &sample, registerMask, &frames, maxFrames, false};
+    if (dwfl_pid(dwfl) <= 0 && !dwfl_attach_state(dwfl, nullptr, pid_t(image.pid()), &kCallbacks, &context))
+        return frames;
+    dwfl_getthread_frames(dwfl, pid_t(image.pid()), onFrame, &context);
+    return frames;
+}
+
+} // namespace sightline::collector

@@ -1,0 +1,141 @@
+// `sightline profile` records CPU samples and thread states with real perf events, end to end on
+// cpu_target.cpp: the main thread's time splits 70/30 between hot_a and hot_b, the sleeping
+// thread sleeps, the blocked thread's wait on the mutex is one Blocked interval as long as it
+// measured, and the child started with fork+exec is sampled too. Without frame pointers,
+// --backtrace=dwarf still names both functions.
+#include "../../test_paths.h"
+#include "../support/run_command.h"
+#include "collector_test_support.h"
+#include "model/format/report_io.h"
+
+#include <catch2/catch.hpp>
+#include <regex>
+
+using namespace sightline;
+using namespace sightline::test;
+
+namespace {
+
+struct CpuRun
+{
+    CommandResult run;
+    Trace trace;
+    bool refused = false; // perf events are not allowed on this machine
+};
+
+long printed(const std::string& out, const std::string& key)
+{
+    std::smatch match;
+    return std::regex_search(out, match, std::regex(key + " (\\d+)")) ? std::stol(match[1]) : -1;
+}
+
+CpuRun profileCpu(const std::string& name, const std::string& program, const std::string& options)
+{
+    const auto dir = scratchDir(name);
+    const std::string report = (dir / "cpu.rep").string();
+    CpuRun r;
+    r.run = runCommand(
+        profileCommand() + " -t none " + options + " -o " + shellQuote(report) + " " + shellQuote(program));
+    INFO(r.run.err);
+    REQUIRE(r.run.exitCode == 0);
+    Result<Trace> trace = readReport(report);
+    REQUIRE(trace);
+    r.trace = std::move(trace.value());
+    for (const Diagnostic& d : r.trace.diagnostics)
+        r.refused = r.refused || d.text.find("perf events were refused") != std::string::npos;
+    return r;
+}
+
+bool stackHas(const Trace& trace, uint32_t stack, std::string_view function)
+{
+    for (uint32_t frame : trace.cpu.framesOf(stack))
+        if (trace.strings[trace.cpu.frames[frame].function] == function) return true;
+    return false;
+}
+
+// The share of `tid`'s samples with each function on their stack.
+std::pair<double, double> shares(
+    const Trace& trace, Tid tid, std::string_view a, std::string_view b, size_t& total)
+{
+    size_t inA = 0, inB = 0;
+    const auto samples = trace.cpu.threadSamples(tid, {INT64_MIN, INT64_MAX});
+    for (const CpuSample& s : samples) {
+        inA += stackHas(trace, s.stack, a);
+        inB += stackHas(trace, s.stack, b);
+    }
+    total = inA + inB;
+    return {total ? double(inA) / double(total) : 0, total ? double(inB) / double(total) : 0};
+}
+
+Duration timeIn(const Trace& trace, Tid tid, ThreadState state, Duration& life)
+{
+    const auto states = trace.cpu.threadStates(tid, {INT64_MIN, INT64_MAX});
+    Duration in = 0;
+    for (const ThreadStateInterval& s : states)
+        if (s.state == state) in += s.end - s.start;
+    life = states.empty() ? 0 : states.back().end - states.front().start;
+    return in;
+}
+
+// The main thread spent 70% of its samples in hot_a and 30% in hot_b, over 1.5 s at 1 kHz.
+Tid checkMainThreadShares(const CpuRun& r)
+{
+    const Tid mainTid(uint32_t(printed(r.run.out, "main-tid")));
+    size_t sampled = 0;
+    const auto [a, b] = shares(r.trace, mainTid, "hot_a", "hot_b", sampled);
+    INFO("samples " << sampled << ", hot_a " << a << ", hot_b " << b);
+    CHECK(sampled >= 500);
+    CHECK(a == Approx(0.70).margin(0.05));
+    CHECK(b == Approx(0.30).margin(0.05));
+    return mainTid;
+}
+
+} // namespace
+
+TEST_CASE("CPU samples and thread states of a program built with frame pointers", "[collector][cpu]")
+{
+    const CpuRun r = profileCpu("cpu_sampling_fp", CPU_TARGET_FP, "--sample=process-tree --backtrace=fp");
+    if (r.refused) {
+        WARN("perf events are not allowed here (perf_event_paranoid); nothing to check");
+        return;
+    }
+    checkMainThreadShares(r);
+
+    Duration life = 0;
+    const Tid sleeper(uint32_t(printed(r.run.out, "sleeper-tid")));
+    const Duration sleeping = timeIn(r.trace, sleeper, ThreadState::Sleeping, life);
+    INFO("sleeping " << sleeping << " of " << life);
+    CHECK(life > 1'500'000'000);
+    CHECK(double(sleeping) >= 0.95 * double(life));
+
+    const Tid blocked(uint32_t(printed(r.run.out, "blocked-tid")));
+    const double waited = double(printed(r.run.out, "blocked-wait-ns"));
+    Duration longestBlock = 0;
+    for (const ThreadStateInterval& s : r.trace.cpu.threadStates(blocked, {INT64_MIN, INT64_MAX}))
+        if (s.state == ThreadState::Blocked) longestBlock = std::max(longestBlock, s.end - s.start);
+    INFO("blocked interval " << longestBlock << " ns, measured wait " << waited << " ns");
+    CHECK(waited > 5e8);
+    CHECK(double(longestBlock) == Approx(waited).epsilon(0.10));
+
+    const Tid child(uint32_t(printed(r.run.out, "child-pid")));
+    size_t childSampled = 0;
+    shares(r.trace, child, "child_spin", "hot_a", childSampled);
+    CHECK(childSampled >= 200); // 0.4 s at 1 kHz
+    CHECK(r.trace.findProcess(Pid(child.value)) != nullptr);
+}
+
+TEST_CASE("DWARF backtraces name the functions of a program built without frame pointers", "[collector][cpu]")
+{
+    const CpuRun r = profileCpu("cpu_sampling_dwarf", CPU_TARGET_NOFP, "--backtrace=dwarf --cpuctxsw=none");
+    if (r.refused) {
+        WARN("perf events are not allowed here (perf_event_paranoid); nothing to check");
+        return;
+    }
+    const Tid mainTid = checkMainThreadShares(r);
+    // Whole stacks: main calls them.
+    bool reachesMain = false;
+    for (const CpuSample& s : r.trace.cpu.threadSamples(mainTid, {INT64_MIN, INT64_MAX}))
+        reachesMain
+            = reachesMain || (stackHas(r.trace, s.stack, "hot_a") && stackHas(r.trace, s.stack, "main"));
+    CHECK(reachesMain);
+}

@@ -51,7 +51,7 @@ void writeApiCalls(SqliteDatabase& db, const Trace& trace)
             .integerOrNull(correlationOrNull(e.correlation))
             .integer(e.name.value)
             .integer(e.result.returnCode)
-            .null() // callchainId
+            .integerOrNull(callchainIdOf(trace.cpu, track.key.tid, e.start))
             .insertRow();
     });
 }
@@ -224,7 +224,8 @@ void writeOsRuntimeCalls(SqliteDatabase& db, const Trace& trace)
             .integer(e.name.value)
             .integer(e.returnValue)
             .integerOrNull(track.nested ? std::optional<int64_t>(lane) : std::nullopt) // nestingLevel
-            .null(2) // callchainId, argumentsId
+            .integerOrNull(callchainIdOf(trace.cpu, track.key.tid, e.start))
+            .null() // argumentsId
             .insertRow();
     });
 }

@@ -71,6 +71,7 @@ Status exportSqlite(const Trace& trace, const std::string& path, const ExportOpt
         writeMetadataTables(db, trace, options, path);
         writeEventTables(db, trace);
         writeCounterTables(db, trace);
+        writeCpuTables(db, trace);
         strings.write(db);
         db.exec("COMMIT");
         db.close();

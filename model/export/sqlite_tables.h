@@ -1,11 +1,13 @@
 // Internal to the SQLite exporter: the writers of each group of tables, shared by
-// sqlite_export.cpp (the driver), sqlite_event_tables.cpp and sqlite_info_tables.cpp.
+// sqlite_export.cpp (the driver), sqlite_event_tables.cpp, sqlite_info_tables.cpp,
+// sqlite_counter_tables.cpp and sqlite_cpu_tables.cpp.
 #pragma once
 
 #include "model/export/exporters.h"
 #include "model/export/sqlite_db.h"
 
 #include <deque>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -31,6 +33,10 @@ private:
 
 void writeEventTables(SqliteDatabase& db, const Trace& trace);
 void writeCounterTables(SqliteDatabase& db, const Trace& trace);
+void writeCpuTables(SqliteDatabase& db, const Trace& trace);
+// The callchainId of the host call starting at `start` on `tid`: the index of its stack in
+// cpu.eventStacks plus 1, or nullopt when it has none.
+std::optional<int64_t> callchainIdOf(const CpuProfile& cpu, Tid tid, Timestamp start);
 void writeEntityTables(SqliteDatabase& db, const Trace& trace, ExportStrings& strings);
 void writeMetadataTables(
     SqliteDatabase& db, const Trace& trace, const ExportOptions& options, const std::string& outputPath);

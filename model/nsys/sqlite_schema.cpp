@@ -111,6 +111,19 @@ constexpr ColumnSpec kOsrtCallchainColumns[] = {{"id", kInt, kNotNull}, {"symbol
     {"module", kInt, kNotNull}, {"kernelMode", kInt}, {"thumbCode", kInt}, {"unresolved", kInt},
     {"specialEntry", kInt}, {"originalIP", kInt}, {"unwindMethod", kInt}, {"stackDepth", kInt, kNotNull}};
 
+constexpr ColumnSpec kCompositeEventColumns[] = {{"id", kInt, kKey}, {"start", kInt, kNotNull}, {"cpu", kInt},
+    {"threadState", kInt}, {"globalTid", kInt}, {"cpuCycles", kInt, kNotNull}};
+
+constexpr ColumnSpec kSamplingCallchainColumns[] = {{"id", kInt, kNotNull}, {"symbol", kInt, kNotNull},
+    {"module", kInt, kNotNull}, {"kernelMode", kInt}, {"thumbCode", kInt}, {"unresolved", kInt},
+    {"specialEntry", kInt}, {"originalIP", kInt}, {"unwindMethod", kInt}, {"stackDepth", kInt, kNotNull}};
+
+constexpr ColumnSpec kSchedColumns[] = {
+    {"start", kInt, kNotNull}, {"cpu", kInt, kNotNull}, {"isSchedIn", kInt, kNotNull}, {"globalTid", kInt}};
+
+constexpr ColumnSpec kCudaCallchainColumns[] = {{"id", kInt, kNotNull}, {"symbol", kInt, kNotNull},
+    {"module", kInt, kNotNull}, {"unresolved", kInt}, {"originalIP", kInt}, {"stackDepth", kInt, kNotNull}};
+
 constexpr ColumnSpec kEnumColumns[] = {{"id", kInt, kKey}, {"name", kText}, {"label", kText}};
 
 template <class E> void addEnumRows(EnumTable& table, int count, int idOffset = 0)
@@ -151,6 +164,12 @@ const TableSpec kNvtxEvents {table::kNvtxEvents, kNvtxColumns};
 const TableSpec kOsrtApi {table::kOsrtApi, kOsrtColumns};
 const TableSpec kOsrtCallchains {
     table::kOsrtCallchains, kOsrtCallchainColumns, "PRIMARY KEY (id, stackDepth)"};
+const TableSpec kCompositeEvents {table::kCompositeEvents, kCompositeEventColumns};
+const TableSpec kSamplingCallchains {
+    table::kSamplingCallchains, kSamplingCallchainColumns, "PRIMARY KEY (id, stackDepth)"};
+const TableSpec kSchedEvents {table::kSchedEvents, kSchedColumns};
+const TableSpec kCudaCallchains {
+    table::kCudaCallchains, kCudaCallchainColumns, "PRIMARY KEY (id, stackDepth)"};
 
 std::string createTableSql(const TableSpec& table)
 {
@@ -180,7 +199,8 @@ std::vector<const TableSpec*> dataTables()
         &kTargetInfoCudaStream, &kTargetInfoSessionStartTime, &kTargetInfoSystemEnv, &kAnalysisDetails,
         &kMetaDataCapture, &kMetaDataExport, &kDiagnosticEvent, &kCudaRuntime, &kCudaKernel, &kCudaMemcpy,
         &kCudaMemset, &kCudaSynchronization, &kNvtxEvents, &kOsrtApi, &kOsrtCallchains,
-        &kTargetInfoGpuMetrics, &kGpuMetrics, &kCudaGpuMemoryUsageEvents};
+        &kTargetInfoGpuMetrics, &kGpuMetrics, &kCudaGpuMemoryUsageEvents, &kCompositeEvents,
+        &kSamplingCallchains, &kSchedEvents, &kCudaCallchains};
 }
 
 TableSpec enumTableSpec(std::string_view tableName)

@@ -57,6 +57,10 @@ inline constexpr const char* kCudaSynchronization = "CUPTI_ACTIVITY_KIND_SYNCHRO
 inline constexpr const char* kNvtxEvents = "NVTX_EVENTS";
 inline constexpr const char* kOsrtApi = "OSRT_API";
 inline constexpr const char* kOsrtCallchains = "OSRT_CALLCHAINS";
+inline constexpr const char* kCompositeEvents = "COMPOSITE_EVENTS";
+inline constexpr const char* kSamplingCallchains = "SAMPLING_CALLCHAINS";
+inline constexpr const char* kSchedEvents = "SCHED_EVENTS";
+inline constexpr const char* kCudaCallchains = "CUDA_CALLCHAINS";
 inline constexpr const char* kGpuMetrics = "GPU_METRICS";
 inline constexpr const char* kTargetInfoGpuMetrics = "TARGET_INFO_GPU_METRICS";
 inline constexpr const char* kCudaGpuMemoryUsageEvents = "CUDA_GPU_MEMORY_USAGE_EVENTS";
@@ -90,6 +94,12 @@ extern const TableSpec kCudaSynchronization;
 extern const TableSpec kNvtxEvents;
 extern const TableSpec kOsrtApi;
 extern const TableSpec kOsrtCallchains;
+// The CPU side, with the columns of nsys 2022.2 (schema 2.9): thread samples and their call
+// stacks (stackDepth 0 is the leaf), scheduling, and the backtraces of CUDA calls.
+extern const TableSpec kCompositeEvents; // id, start, cpu, threadState, globalTid, cpuCycles
+extern const TableSpec kSamplingCallchains; // id, symbol, module, kernelMode, ..., stackDepth
+extern const TableSpec kSchedEvents; // start, cpu, isSchedIn, globalTid
+extern const TableSpec kCudaCallchains; // id, symbol, module, unresolved, originalIP, stackDepth
 
 // Every table above, in creation order (the ENUM_* tables come from enumTables()).
 std::vector<const TableSpec*> dataTables();
@@ -113,6 +123,10 @@ TableSpec enumTableSpec(std::string_view tableName);
 // The version written to META_DATA_EXPORT.
 constexpr std::string_view kSchemaVersion = "3.28.1";
 constexpr int kSchemaVersionMajor = 3, kSchemaVersionMinor = 28, kSchemaVersionMicro = 1;
+
+// META_DATA_CAPTURE rows of CPU sampling: nsys' rate, and Sightline's exact period.
+inline constexpr const char* kCaptureSamplingRateHz = "RATE_HZ";
+inline constexpr const char* kCaptureSamplingPeriodNs = "SIGHTLINE_SAMPLING_PERIOD_NS";
 
 // ENUM_NSYS_EVENT_CLASS values.
 constexpr int kEventClassCudaRuntime = 0;

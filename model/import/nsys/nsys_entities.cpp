@@ -46,10 +46,16 @@ void Importer::addProcessesAndThreads()
         pidsWithEvents.insert(pid);
     for (const auto& [pid, device, context] : m_tracks.gpuContexts())
         pidsWithEvents.insert(pid);
+    // Threads with samples or scheduling but no events exist too, named or not.
+    for (const auto& [pid, tid] : m_cpuThreads) {
+        pidsWithEvents.insert(pid);
+        m_processes.try_emplace(pid, Process {Pid(pid), {}, {}});
+        m_threadNames.try_emplace({pid, tid});
+    }
     for (auto& [pid, process] : m_processes)
         if (m_fromSightline || pidsWithEvents.count(pid)) m_builder.addProcess(std::move(process));
     for (auto& [thread, name] : m_threadNames)
-        if (m_fromSightline || m_tracks.hostThreads().count(thread))
+        if (m_fromSightline || m_tracks.hostThreads().count(thread) || m_cpuThreads.count(thread))
             m_builder.addThread({Pid(thread.first), Tid(thread.second), std::move(name)});
 }
 

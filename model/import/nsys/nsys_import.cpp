@@ -13,7 +13,8 @@ namespace {
 constexpr const char* kEventTables[]
     = {nsys::table::kCudaRuntime, nsys::table::kCudaKernel, nsys::table::kCudaMemcpy,
         nsys::table::kCudaMemset, nsys::table::kCudaSynchronization, nsys::table::kNvtxEvents,
-        nsys::table::kOsrtApi, nsys::table::kGpuMetrics, nsys::table::kCudaGpuMemoryUsageEvents};
+        nsys::table::kOsrtApi, nsys::table::kGpuMetrics, nsys::table::kCudaGpuMemoryUsageEvents,
+        nsys::table::kCompositeEvents, nsys::table::kSamplingCallchains, nsys::table::kSchedEvents};
 
 } // namespace
 
@@ -45,6 +46,7 @@ Trace Importer::run()
     readMemsets();
     readSynchronization();
     readOsRuntime();
+    readCpuProfile();
     readGpuMetrics();
     readNvtx(); // last: ranges without an end close at the end of everything else
     readMemoryUsage(); // after the events: the memory series ends where they do
@@ -77,7 +79,7 @@ void Importer::checkLayout()
               "export the report again with 'nsys export --type sqlite'.");
 }
 
-SqliteRows Importer::select(const char* table, std::span<const Column> columns)
+SqliteRows Importer::select(const char* table, std::span<const Column> columns, std::string_view clause)
 {
     std::string sql = "SELECT ";
     for (size_t i = 0; i < columns.size(); ++i) {
@@ -94,6 +96,7 @@ SqliteRows Importer::select(const char* table, std::span<const Column> columns)
         }
     }
     sql += " FROM " + quotedIdentifier(table);
+    sql += clause;
     return SqliteRows(m_db, sql);
 }
 

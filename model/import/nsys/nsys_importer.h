@@ -1,8 +1,9 @@
 // Internal to the Nsight Systems SQLite importer: the state shared by its parts. The importer
 // probes the schema first (tables and columns differ between export versions; a missing table
 // just means no such events, a missing required column is an unknown layout and an error),
-// then reads each table once with one SELECT of the columns it knows, in file order, straight
-// into a TraceBuilder. Strings are mapped from the file's StringIds once; threads and
+// then reads each table once with one SELECT of the columns it knows, in file order (call
+// chains by id; the backtraces' callchainIds come from a second look at the API tables),
+// straight into a TraceBuilder. Strings are mapped from the file's StringIds once; threads and
 // processes are decoded from globalTid / globalPid.
 //   nsys_import.cpp   driver, layout checks, StringIds, progress
 //   nsys_metadata.cpp report metadata, session start, diagnostics
@@ -10,6 +11,7 @@
 //   nsys_events.cpp   CUDA API, kernels, memcpy, memset, synchronization, OS runtime
 //   nsys_nvtx.cpp     NVTX ranges, marks, domains and thread names
 //   nsys_gpu_metrics.cpp  GPU metrics and GPU memory usage (counter series)
+//   nsys_cpu.cpp      CPU samples, their call stacks, scheduling, backtraces of calls
 #pragma once
 
 #include "model/build/trace_builder.h"
@@ -17,7 +19,9 @@
 #include "model/import/sqlite_source.h"
 #include "model/import/track_cache.h"
 
+#include <functional>
 #include <map>
+#include <set>
 #include <span>
 #include <stdexcept>
 #include <unordered_map>
@@ -49,7 +53,8 @@ private:
     // nsys_import.cpp
     void checkLayout();
     void readStrings();
-    SqliteRows select(const char* table, std::span<const Column> columns);
+    // `clause` follows the FROM verbatim (" WHERE ...", " ORDER BY ...").
+    SqliteRows select(const char* table, std::span<const Column> columns, std::string_view clause = {});
     StringId stringOf(int64_t fileId);
     StringId optionalStringOf(const SqliteRows& rows, int column); // NULL -> the empty string
     std::string_view textOf(int64_t fileId); // a StringIds value without interning it ("" when absent)
@@ -83,6 +88,22 @@ private:
     // nsys_gpu_metrics.cpp
     void readGpuMetrics();
     void readMemoryUsage();
+
+    // nsys_cpu.cpp
+    void readCpuProfile();
+    void readSamples();
+    void readScheduling();
+    void readCudaBacktraces();
+    void readOsRuntimeBacktraces();
+    // Calls visit(id, stack) once per id of a callchain table, with the stack of its rows
+    // (kNoCallStack when their stackDepths are not 0, 1, 2, ...).
+    void forEachCallchain(const char* table, const std::function<void(int64_t, uint32_t)>& visit);
+    struct StackRequest; // a call waiting for the stack of a callchain id
+    void attachEventStacks(const char* table, std::vector<StackRequest>& requests);
+    // 1 when the table's ids are the calls' callchainIds plus 1 (nsys 2022), else 0.
+    int64_t callchainIdOffset(const char* table, const std::vector<StackRequest>& requests);
+    StringId moduleNameOf(int64_t fileId); // the file name of a module path
+    void addCpuDiagnostics();
 
     // nsys_nvtx.cpp
     void readNvtx();
@@ -135,6 +156,19 @@ private:
     std::map<int64_t, size_t> m_skippedNvtxTypes;
     size_t m_missingStrings = 0;
     size_t m_openRanges = 0;
+
+    // The CPU side (nsys_cpu.cpp).
+    Timestamp m_capturedSamplingPeriod = 0; // from META_DATA_CAPTURE; 0 when it says none
+    std::set<std::pair<uint32_t, uint32_t>> m_cpuThreads; // (pid, tid) of samples and scheduling
+    std::unordered_map<int64_t, StringId> m_moduleNames; // module StringId -> its file name
+    struct CpuRowCounts
+    {
+        std::map<std::string, size_t> skipped; // per table: rows without an id, a time or a thread
+        size_t orphanStacks = 0; // SAMPLING_CALLCHAINS ids of no sample
+        size_t damagedStacks = 0; // stackDepths with gaps or repeats
+        size_t stateless = 0; // SCHED_EVENTS rows that begin no state
+        size_t stacklessCalls = 0; // callchainIds whose stack or call is missing
+    } m_cpuRows;
 };
 
 } // namespace sightline::nsys_import

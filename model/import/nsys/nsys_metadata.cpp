@@ -103,6 +103,11 @@ void Importer::readCaptureMetadata()
             m.options.emplace_back(std::string(name.substr(17)), value);
         else if (name == "CAPTURE_EVENT_TYPE")
             captured += (captured.empty() ? "" : ",") + value;
+        else if (name == nsys::kCaptureSamplingPeriodNs)
+            m_capturedSamplingPeriod = std::max<int64_t>(0, integerText(value).value_or(0));
+        else if (name == nsys::kCaptureSamplingRateHz && m_capturedSamplingPeriod == 0)
+            if (const int64_t hz = integerText(value).value_or(0); hz > 0)
+                m_capturedSamplingPeriod = (1'000'000'000 + hz / 2) / hz;
         if (!name.starts_with("PROCESS_")) continue;
         // PROCESS_<n>:<field>
         const size_t colon = name.find(':');

@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace sightline::test {
@@ -76,5 +77,15 @@ public:
 private:
     sqlite3* m_db = nullptr;
 };
+
+// A table's columns as (name, type, NOT NULL, place in the primary key), in order.
+inline std::vector<std::tuple<std::string, std::string, int, int>> columnsOf(
+    const SqliteFile& db, const std::string& table)
+{
+    std::vector<std::tuple<std::string, std::string, int, int>> columns;
+    for (const SqlRow& r : db.rows("PRAGMA table_info(" + table + ")"))
+        columns.emplace_back(r[1].text, r[2].text, int(r[3].integer), int(r[5].integer));
+    return columns;
+}
 
 } // namespace sightline::test

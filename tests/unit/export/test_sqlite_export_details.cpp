@@ -56,15 +56,6 @@ std::string payloadFromRow(const SqlRow& r, size_t first)
     return found;
 }
 
-std::vector<std::tuple<std::string, std::string, int, int>> columnsOf(
-    const SqliteFile& db, const std::string& table)
-{
-    std::vector<std::tuple<std::string, std::string, int, int>> columns;
-    for (const SqlRow& r : db.rows("PRAGMA table_info(" + table + ")"))
-        columns.emplace_back(r[1].text, r[2].text, int(r[3].integer), int(r[5].integer));
-    return columns;
-}
-
 } // namespace
 
 TEST_CASE("SQLite export writes NVTX rows the way nsys does", "[export][sqlite]")

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <map>
+#include <sqlite3.h>
 #include <sstream>
 #include <stdexcept>
 #include <zlib.h>
@@ -31,6 +32,19 @@ std::string readWholeFileRaw(const std::filesystem::path& path)
 {
     std::ifstream in(path, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void makeDatabase(const std::filesystem::path& path, const std::string& sql)
+{
+    std::filesystem::remove(path);
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+    char* error = nullptr;
+    const int status = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
+    INFO((error ? error : ""));
+    sqlite3_free(error);
+    sqlite3_close(db);
+    REQUIRE(status == SQLITE_OK);
 }
 
 void writeFile(const std::filesystem::path& path, const std::string& content)

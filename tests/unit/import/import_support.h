@@ -17,6 +17,8 @@ std::string readWholeFile(const std::filesystem::path& path); // inflated when g
 std::string readWholeFileRaw(const std::filesystem::path& path); // the bytes as stored
 void writeFile(const std::filesystem::path& path, const std::string& content);
 void writeGzipFile(const std::filesystem::path& path, const std::string& content);
+// A fresh SQLite file at `path` holding what `sql` creates (the test fails on an SQL error).
+void makeDatabase(const std::filesystem::path& path, const std::string& sql);
 
 // One line per event of a track, with names and domain names resolved, sorted.
 std::vector<std::string> eventLines(const Trace& trace, const Track& track);

@@ -8,25 +8,11 @@
 #include "model/trace/event_access.h"
 
 #include <catch2/catch.hpp>
-#include <sqlite3.h>
 
 using namespace sightline;
 using namespace sightline::test;
 
 namespace {
-
-void makeDatabase(const std::filesystem::path& path, const std::string& sql)
-{
-    std::filesystem::remove(path);
-    sqlite3* db = nullptr;
-    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-    char* error = nullptr;
-    const int status = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
-    INFO((error ? error : ""));
-    sqlite3_free(error);
-    sqlite3_close(db);
-    REQUIRE(status == SQLITE_OK);
-}
 
 // pid 1230493, threads 1230500 and 1230501, VM id 1 in the upper bits as real nsys writes.
 constexpr const char* kOldSchemaExport = R"SQL(

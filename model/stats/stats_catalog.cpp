@@ -6,7 +6,7 @@
 namespace sightline {
 namespace {
 
-constexpr std::array<StatsReportInfo, 6> kCatalog {{
+constexpr std::array<StatsReportInfo, 8> kCatalog {{
     {StatsReportId::NvtxSum, "nvtx_sum", "NVTX Range Summary", "Instances", "Range", "NVTX range",
         StatsUnit::Nanoseconds},
     {StatsReportId::OsrtSum, "osrt_sum", "OS Runtime Summary", "Num Calls", "Name", "OS runtime",
@@ -19,6 +19,10 @@ constexpr std::array<StatsReportInfo, 6> kCatalog {{
         "Operation", "GPU memory operation", StatsUnit::Nanoseconds},
     {StatsReportId::CudaGpuMemSizeSum, "cuda_gpu_mem_size_sum", "CUDA GPU MemOps Summary (by Size)", "Count",
         "Operation", "GPU memory operation", StatsUnit::Bytes},
+    {StatsReportId::CpuSamplesSum, "cpu_samples_sum", "CPU Sampling Summary (by Function)", "Self Samples",
+        "Function", "CPU sample", StatsUnit::Samples},
+    {StatsReportId::CpuThreadSum, "cpu_thread_sum", "CPU Time Summary (by Thread)", "Intervals", "Thread",
+        "thread state", StatsUnit::Nanoseconds},
 }};
 
 // Names older nsys versions used for the same reports.

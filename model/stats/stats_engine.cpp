@@ -1,6 +1,7 @@
 #include "model/stats/stats_engine.h"
 
 #include "model/common/parallel_for.h"
+#include "model/stats/call_tree.h"
 #include "model/stats/grouped_values.h"
 #include "model/trace/event_access.h"
 
@@ -221,9 +222,73 @@ StatsReport nvtxRanges(const Trace& trace, const std::optional<TimeRange>& range
     });
 }
 
+// cpu_samples_sum: the call trees' flat table, by self samples, then total samples, then name.
+StatsReport cpuSamples(const Trace& trace, const std::optional<TimeRange>& range)
+{
+    const CallTrees trees = computeCallTrees(trace, CallScope {range, std::nullopt});
+    StatsReport report;
+    report.id = StatsReportId::CpuSamplesSum;
+    report.rows.reserve(trees.functions.size());
+    for (const CallFunction& function : trees.functions) {
+        StatsRow row;
+        row.name = std::string(functionName(trace, function));
+        row.module = std::string(moduleName(trace, function));
+        row.values.count = row.values.total = function.self;
+        row.percent = trees.percent(function.self);
+        row.inclusive = function.total;
+        report.rows.push_back(std::move(row));
+    }
+    return report;
+}
+
+// cpu_thread_sum: per thread, the lengths of its Running states (cut to the range), grouped
+// by thread and named "name [tid]".
+StatsReport cpuThreads(const Trace& trace, const std::optional<TimeRange>& range)
+{
+    const CpuProfile& cpu = trace.cpu;
+    auto statesOf = [&](const ThreadRange& thread) {
+        return range ? cpu.threadStates(thread.tid, *range)
+                     : std::span<const ThreadStateInterval>(cpu.states.data() + thread.first, thread.count);
+    };
+    auto runningTime = [&](const ThreadStateInterval& s) -> int64_t {
+        if (s.state != ThreadState::Running) return 0;
+        return range ? std::min(s.end, range->end) - std::max(s.start, range->start) : s.end - s.start;
+    };
+    std::vector<uint32_t> groupOfThread(cpu.stateThreads.size(), kNoGroup);
+    std::vector<Tid> threadOfGroup;
+    GroupedValues grouped;
+    for (size_t t = 0; t < cpu.stateThreads.size(); ++t)
+        for (const ThreadStateInterval& s : statesOf(cpu.stateThreads[t]))
+            if (runningTime(s) > 0) {
+                if (groupOfThread[t] == kNoGroup) {
+                    groupOfThread[t] = uint32_t(threadOfGroup.size());
+                    threadOfGroup.push_back(cpu.stateThreads[t].tid);
+                }
+                grouped.count(groupOfThread[t]);
+            }
+    grouped.startFilling();
+    for (size_t t = 0; t < cpu.stateThreads.size(); ++t)
+        for (const ThreadStateInterval& s : statesOf(cpu.stateThreads[t]))
+            if (const int64_t time = runningTime(s); time > 0) grouped.add(groupOfThread[t], time);
+    return finish(StatsReportId::CpuThreadSum, grouped, [&](uint32_t g, StatsRow& row) {
+        const Tid tid = threadOfGroup[g];
+        const Thread* thread = trace.findThread(tid);
+        const std::string label = "[" + std::to_string(tid.value) + "]";
+        row.name = thread && !thread->name.empty() ? thread->name + " " + label : label;
+    });
+}
+
+// What a report reads, to start the largest first.
+size_t workOf(const Trace& trace, StatsReportId id)
+{
+    if (id == StatsReportId::CpuSamplesSum) return trace.cpu.samples.size();
+    if (id == StatsReportId::CpuThreadSum) return trace.cpu.states.size();
+    return trace.eventCount(*trackKindOf(id));
+}
+
 } // namespace
 
-TrackKind trackKindOf(StatsReportId id)
+std::optional<TrackKind> trackKindOf(StatsReportId id)
 {
     switch (id) {
     case StatsReportId::NvtxSum:
@@ -237,8 +302,11 @@ TrackKind trackKindOf(StatsReportId id)
     case StatsReportId::CudaGpuMemTimeSum:
     case StatsReportId::CudaGpuMemSizeSum:
         return TrackKind::Memory;
+    case StatsReportId::CpuSamplesSum:
+    case StatsReportId::CpuThreadSum:
+        return std::nullopt;
     }
-    return TrackKind::CudaApi;
+    return std::nullopt;
 }
 
 StatsReport computeReport(const Trace& trace, StatsReportId id, std::optional<TimeRange> range)
@@ -252,7 +320,11 @@ StatsReport computeReport(const Trace& trace, StatsReportId id, std::optional<Ti
     case StatsReportId::OsrtSum:
     case StatsReportId::CudaApiSum:
     case StatsReportId::CudaGpuKernSum:
-        return byName(trace, id, trackKindOf(id), range);
+        return byName(trace, id, *trackKindOf(id), range);
+    case StatsReportId::CpuSamplesSum:
+        return cpuSamples(trace, range);
+    case StatsReportId::CpuThreadSum:
+        return cpuThreads(trace, range);
     }
     return StatsReport {};
 }
@@ -271,9 +343,8 @@ std::vector<StatsReport> computeReports(
     std::vector<size_t> order(ids.size());
     for (size_t k = 0; k < order.size(); ++k)
         order[k] = k;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return trace.eventCount(trackKindOf(ids[a])) > trace.eventCount(trackKindOf(ids[b]));
-    });
+    std::stable_sort(order.begin(), order.end(),
+        [&](size_t a, size_t b) { return workOf(trace, ids[a]) > workOf(trace, ids[b]); });
 
     parallelFor(
         order.size(), [&](size_t k) { reports[order[k]] = computeReport(trace, ids[order[k]], range); },

@@ -1,8 +1,9 @@
 // The `nsys stats`-style summary reports in typed form, and the catalog that names them.
 // A StatsReport holds one row per group (API name, kernel name, memory operation, NVTX range,
-// OS runtime call) with exact integer totals, so they compare exactly with SQL
-// SUM(end - start) over an export. Invariant: rows are sorted by total descending, then by
-// name (then style), and the percentages of a report's rows add up to 100 (or are all 0).
+// OS runtime call, sampled function) with exact integer totals, so they compare exactly with
+// SQL SUM(end - start) over an export. Invariant: rows are sorted by total descending, then by
+// name (then style; cpu_samples_sum: then by inclusive samples, then name and module), and the
+// percentages of a report's rows add up to 100 (or are all 0).
 #pragma once
 
 #include "model/common/result.h"
@@ -23,11 +24,13 @@ enum class StatsReportId : uint8_t {
     CudaGpuKernSum,
     CudaGpuMemTimeSum,
     CudaGpuMemSizeSum,
+    CpuSamplesSum, // CPU samples per function (call_tree.h)
+    CpuThreadSum, // the threads' time on a CPU, from their Running states
 };
 
-// What a report's values measure: event durations in nanoseconds, or memory operation sizes
-// in bytes (shown in MB, 1 MB = 1e6 bytes, as nsys does).
-enum class StatsUnit : uint8_t { Nanoseconds, Bytes };
+// What a report's values measure: event durations in nanoseconds, memory operation sizes
+// in bytes (shown in MB, 1 MB = 1e6 bytes, as nsys does), or CPU samples (each weighs 1).
+enum class StatsUnit : uint8_t { Nanoseconds, Bytes, Samples };
 
 // Descriptive statistics of one group of values.
 struct ValueSummary
@@ -44,10 +47,13 @@ struct ValueSummary
 
 struct StatsRow
 {
-    std::string name; // Name, Operation or Range; NVTX ranges of a named domain read "domain:text"
+    std::string name; // Name, Operation, Range or Function; NVTX ranges of a named domain read "domain:text"
     NvtxStyle style = NvtxStyle::PushPop; // nvtx_sum only
-    ValueSummary values;
+    ValueSummary values; // cpu_samples_sum: the samples with the function as the leaf (self)
     double percent = 0; // share of the report's total over the rows listed, 0..100
+    // cpu_samples_sum only: the function's module, and the samples with it anywhere on the stack.
+    std::string module;
+    int64_t inclusive = 0;
 };
 
 struct StatsReport
@@ -57,7 +63,7 @@ struct StatsReport
 
     // The sum of the rows' totals.
     int64_t total() const;
-    // The row with this name (and style, for nvtx_sum), or null.
+    // The (first) row with this name (and style, for nvtx_sum), or null.
     const StatsRow* find(std::string_view name, NvtxStyle style = NvtxStyle::PushPop) const;
 };
 
@@ -67,13 +73,13 @@ struct StatsReportInfo
     StatsReportId id;
     std::string_view name; // "cuda_gpu_kern_sum"
     std::string_view title; // "CUDA GPU Kernel Summary"
-    std::string_view countHeader; // "Instances", "Num Calls" or "Count"
-    std::string_view nameHeader; // "Name", "Operation" or "Range"
+    std::string_view countHeader; // "Instances", "Num Calls", "Count" or "Self Samples"
+    std::string_view nameHeader; // "Name", "Operation", "Range" or "Function"
     std::string_view dataKind; // "CUDA kernel", used in "no CUDA kernel data"
     StatsUnit unit;
 };
 
-// Every report, in the order nsys prints them by default.
+// Every report, in the order nsys prints them by default, then Sightline's own.
 std::span<const StatsReportInfo> statsReportCatalog();
 const StatsReportInfo& statsReportInfo(StatsReportId id);
 std::vector<std::string_view> statsReportNames();

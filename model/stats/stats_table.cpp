@@ -69,6 +69,25 @@ std::vector<StatsCell> sizeCells(const StatsRow& row)
         mb(double(v.maximum)), mb(v.stdDev), row.name};
 }
 
+std::vector<StatsColumn> sampleColumns(const StatsReportInfo& info)
+{
+    return {
+        realColumn("Self (%)", 1),
+        integerColumn(std::string(info.countHeader)),
+        realColumn("Total (%)", 1),
+        integerColumn("Total Samples"),
+        textColumn(info.nameHeader),
+        textColumn("Module"),
+    };
+}
+
+// Every sample has one leaf function, so the rows' self samples add up to the samples in scope.
+std::vector<StatsCell> sampleCells(const StatsRow& row, double samplesInScope)
+{
+    const double totalPercent = samplesInScope > 0 ? 100.0 * double(row.inclusive) / samplesInScope : 0.0;
+    return {row.percent, row.values.total, totalPercent, row.inclusive, row.name, row.module};
+}
+
 } // namespace
 
 int StatsTable::columnIndex(std::string_view header) const
@@ -85,11 +104,24 @@ StatsTable toTable(const StatsReport& report)
     table.name = info.name;
     table.title = info.title;
     table.dataKind = info.dataKind;
-    const bool sizes = info.unit == StatsUnit::Bytes;
-    table.columns = sizes ? sizeColumns(info) : durationColumns(info);
     table.rows.reserve(report.rows.size());
-    for (const StatsRow& row : report.rows)
-        table.rows.push_back(sizes ? sizeCells(row) : durationCells(report, row));
+    switch (info.unit) {
+    case StatsUnit::Bytes:
+        table.columns = sizeColumns(info);
+        for (const StatsRow& row : report.rows)
+            table.rows.push_back(sizeCells(row));
+        break;
+    case StatsUnit::Samples:
+        table.columns = sampleColumns(info);
+        for (const StatsRow& row : report.rows)
+            table.rows.push_back(sampleCells(row, double(report.total())));
+        break;
+    case StatsUnit::Nanoseconds:
+        table.columns = durationColumns(info);
+        for (const StatsRow& row : report.rows)
+            table.rows.push_back(durationCells(report, row));
+        break;
+    }
     return table;
 }
 

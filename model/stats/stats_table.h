@@ -37,7 +37,8 @@ struct StatsTable
 };
 
 // The nsys columns of the report: Time (%), Total Time (ns), count, Avg, Med, Min, Max, StdDev,
-// [Style,] Name; for cuda_gpu_mem_size_sum sizes in MB (1e6 bytes) and no Time (%).
+// [Style,] Name; for cuda_gpu_mem_size_sum sizes in MB (1e6 bytes) and no Time (%); for
+// cpu_samples_sum Self (%), Self Samples, Total (%), Total Samples, Function, Module.
 StatsTable toTable(const StatsReport& report);
 
 } // namespace sightline

@@ -1,4 +1,5 @@
 // The report catalog, the generic table's nsys columns, and the CLI's table/CSV/JSON writers.
+#include "../support/text_lines.h"
 #include "app/cli/stats_output.h"
 #include "model/stats/stats_engine.h"
 #include "model/stats/stats_table.h"
@@ -21,15 +22,6 @@ std::vector<std::string> headersOf(const StatsTable& table)
     return headers;
 }
 
-std::vector<std::string> linesOf(const std::string& text)
-{
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        lines.push_back(line);
-    return lines;
-}
-
 Trace kernelTrace()
 {
     TraceBuilder b;
@@ -43,10 +35,10 @@ Trace kernelTrace()
 
 } // namespace
 
-TEST_CASE("the catalog lists the six reports in nsys order and finds them by name")
+TEST_CASE("the catalog lists the reports in nsys order, then the CPU ones, and finds them by name")
 {
     const std::vector<std::string_view> expected {"nvtx_sum", "osrt_sum", "cuda_api_sum", "cuda_gpu_kern_sum",
-        "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum"};
+        "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum", "cpu_samples_sum", "cpu_thread_sum"};
     CHECK(statsReportNames() == expected);
 
     const Result<StatsReportId> kern = findStatsReport("cuda_gpu_kern_sum");
@@ -86,6 +78,11 @@ TEST_CASE("tables carry Nsight Systems' column headers and cell kinds")
     CHECK(headers(StatsReportId::OsrtSum)
         == V {"Time (%)", "Total Time (ns)", "Num Calls", "Avg (ns)", "Med (ns)", "Min (ns)", "Max (ns)",
             "StdDev (ns)", "Name"});
+    CHECK(headers(StatsReportId::CpuSamplesSum)
+        == V {"Self (%)", "Self Samples", "Total (%)", "Total Samples", "Function", "Module"});
+    CHECK(headers(StatsReportId::CpuThreadSum)
+        == V {"Time (%)", "Total Time (ns)", "Intervals", "Avg (ns)", "Med (ns)", "Min (ns)", "Max (ns)",
+            "StdDev (ns)", "Thread"});
 
     const StatsTable table = toTable(computeReport(kernelTrace(), StatsReportId::CudaGpuKernSum));
     REQUIRE(table.rows.size() == 2);

@@ -233,13 +233,13 @@ TEST_CASE("an empty trace gives empty reports with their columns")
     TraceBuilder b;
     const Trace trace = b.build(1);
     const std::vector<StatsReport> reports = computeAllReports(trace);
-    REQUIRE(reports.size() == 6);
+    REQUIRE(reports.size() == statsReportCatalog().size());
     for (const StatsReport& report : reports) {
         INFO(statsReportInfo(report.id).name);
         CHECK(report.rows.empty());
         CHECK(report.total() == 0);
         const StatsTable table = toTable(report);
         CHECK(table.rows.empty());
-        CHECK(table.columns.size() >= 8);
+        CHECK(table.columns.size() >= (report.id == StatsReportId::CpuSamplesSum ? 6u : 8u));
     }
 }

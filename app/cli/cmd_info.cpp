@@ -90,9 +90,13 @@ int runInfo(const std::vector<std::string>& arguments)
         for (const CounterSeries& series : trace->counterSeries) {
             const CounterTimeline& timeline = trace->timelineOf(series);
             const Duration span = timeline.starts.empty() ? 0 : timeline.end - timeline.starts.front();
-            std::printf("  GPU %-3u %-18s %zu samples over %.3f s (%s)\n", series.device.value,
-                (series.name + " [" + series.unit + "]").c_str(), timeline.size(), double(span) / 1e9,
-                series.source == CounterSource::GpuMetrics ? "GPU metrics" : "memory in use");
+            const bool cpu = series.source == CounterSource::CpuUtilization;
+            const char* what = cpu                          ? "CPU utilization"
+                : series.source == CounterSource::GpuMemory ? "memory in use"
+                                                            : "GPU metrics";
+            std::printf("  %s %-3u %-18s %zu samples over %.3f s (%s)\n", cpu ? "PID" : "GPU",
+                cpu ? series.pid.value : series.device.value,
+                (series.name + " [" + series.unit + "]").c_str(), timeline.size(), double(span) / 1e9, what);
         }
     }
 

@@ -265,7 +265,7 @@ void AnalysisSummary::showReports(std::vector<StatsReport> reports, std::optiona
 
 EventsRequest AnalysisSummary::requestFor(StatsReportId report, const QString& name) const
 {
-    const TrackKind kind = trackKindOf(report);
+    const std::optional<TrackKind> kind = trackKindOf(report); // none for the CPU reports
     EventsRequest request;
     for (uint32_t t = 0; t < m_trace->tracks.size(); ++t)
         if (m_trace->tracks[t].key.kind == kind) request.source.tracks.push_back(TrackId(t));

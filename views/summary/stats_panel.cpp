@@ -1,5 +1,6 @@
 #include "views/summary/stats_panel.h"
 
+#include "model/stats/stats_engine.h"
 #include "model/stats/stats_table.h"
 #include "views/summary/stats_table_model.h"
 
@@ -20,6 +21,8 @@ constexpr StatsReportId kTabOrder[] = {
     StatsReportId::CudaGpuMemSizeSum,
     StatsReportId::NvtxSum,
     StatsReportId::OsrtSum,
+    StatsReportId::CpuSamplesSum,
+    StatsReportId::CpuThreadSum,
 };
 
 QTableView* makeTable(StatsTableModel* model, QWidget* parent)
@@ -59,6 +62,10 @@ QString statsTabTitle(StatsReportId id)
         return QObject::tr("GPU Memory Time");
     case StatsReportId::CudaGpuMemSizeSum:
         return QObject::tr("GPU Memory Size");
+    case StatsReportId::CpuSamplesSum:
+        return QObject::tr("CPU Samples");
+    case StatsReportId::CpuThreadSum:
+        return QObject::tr("CPU Time per Thread");
     }
     return {};
 }
@@ -89,10 +96,14 @@ StatsPanel::StatsPanel(QWidget* parent)
         layout->addWidget(title);
         layout->addWidget(page.stack, 1);
         m_tabs->addTab(tab, statsTabTitle(id));
-        connect(
-            page.view, &QTableView::clicked, this, [this, id, model = page.model](const QModelIndex& index) {
-                if (index.isValid()) emit rowClicked(id, model->rowName(index.row()));
-            });
+        // The CPU reports' rows are functions and threads, not events to list.
+        if (trackKindOf(id))
+            connect(page.view, &QTableView::clicked, this,
+                [this, id, model = page.model](const QModelIndex& index) {
+                    if (index.isValid()) emit rowClicked(id, model->rowName(index.row()));
+                });
+        else
+            page.view->setToolTip({});
         m_pages.push_back(page);
     }
     auto* layout = new QVBoxLayout(this);

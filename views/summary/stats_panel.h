@@ -1,7 +1,8 @@
-// The six `nsys stats` tables of the Analysis Summary, one tab each (GPU kernels first, as
-// users read them), each a sortable StatsTableModel over the stats engine's StatsTable. A
-// report with no rows shows why ("No CUDA kernel data in the selection") instead of an empty
-// grid. Clicking a row says which group was clicked, so the summary can list its events.
+// The `nsys stats` tables of the Analysis Summary and the CPU ones, one tab each (GPU kernels
+// first, as users read them), each a sortable StatsTableModel over the stats engine's
+// StatsTable. A report with no rows shows why ("No CUDA kernel data in the selection") instead
+// of an empty grid. Clicking a row of an event report says which group was clicked, so the
+// summary can list its events.
 #pragma once
 
 #include "model/stats/stats_report.h"

@@ -1,6 +1,7 @@
 #include "app/ui/shell/report_tab.h"
 
 #include "app/ui/common/diagnostics_banner.h"
+#include "views/callstack/call_stack_view.h"
 #include "views/events/events_view.h"
 #include "views/summary/analysis_summary.h"
 #include "views/timeline/interaction/navigation.h"
@@ -135,9 +136,11 @@ void ReportTab::showTrace(std::shared_ptr<const Trace> trace)
     // A reload keeps the view and the pane the user had.
     const ReportView view = m_reportPage ? currentView() : ReportView::Timeline;
     const bool paneShown = m_reportPage && isEventsPaneShown();
+    const bool callStacksShown = m_reportPage && isCallStacksPaneShown();
     QWidget* previous = m_reportPage;
     m_trace = std::move(trace);
     m_summary = nullptr;
+    m_callStacks = nullptr;
     m_reportPage = buildReportPage(m_trace);
     m_pages->addWidget(m_reportPage);
     m_pages->setCurrentWidget(m_reportPage);
@@ -147,6 +150,7 @@ void ReportTab::showTrace(std::shared_ptr<const Trace> trace)
     }
     connectTimelineAndEvents();
     setEventsPaneShown(paneShown);
+    setCallStacksPaneShown(callStacksShown);
     setCurrentView(view);
 }
 
@@ -166,10 +170,17 @@ QWidget* ReportTab::buildReportPage(const std::shared_ptr<const Trace>& trace)
     m_eventsButton->setCheckable(true);
     m_eventsButton->setAutoRaise(false);
     m_eventsButton->setToolTip(tr("Show or hide the Events View under the timeline"));
+    m_callStacksButton = new QToolButton(page);
+    m_callStacksButton->setObjectName(QStringLiteral("callStacksPaneButton"));
+    m_callStacksButton->setText(tr("Call Stacks"));
+    m_callStacksButton->setCheckable(true);
+    m_callStacksButton->setToolTip(
+        tr("Show or hide the call stacks of the CPU samples in the timeline's selection"));
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 3, 4, 3);
     bar->addWidget(m_viewSelector);
     bar->addStretch(1);
+    bar->addWidget(m_callStacksButton);
     bar->addWidget(m_eventsButton);
 
     m_timeline = new views::TimelineView(trace, page);
@@ -199,6 +210,7 @@ QWidget* ReportTab::buildReportPage(const std::shared_ptr<const Trace>& trace)
     connect(m_viewSelector, &QComboBox::currentIndexChanged, this,
         [this](int index) { setCurrentView(ReportView(index)); });
     connect(m_eventsButton, &QToolButton::toggled, this, &ReportTab::setEventsPaneShown);
+    connect(m_callStacksButton, &QToolButton::toggled, this, &ReportTab::setCallStacksPaneShown);
     return page;
 }
 
@@ -247,6 +259,49 @@ void ReportTab::connectSummary()
     connect(m_summary, &views::AnalysisSummary::eventsRequested, this, &ReportTab::showEventsRequest);
 }
 
+views::CallStackView* ReportTab::callStacks()
+{
+    if (m_callStacks || !m_trace || m_trace->cpu.samples.empty()) return m_callStacks;
+    m_callStacks = new views::CallStackView(m_timelineSplit);
+    m_callStacks->setObjectName(QStringLiteral("callStacks"));
+    m_callStacks->hide();
+    m_timelineSplit->addWidget(m_callStacks);
+    m_timelineSplit->setStretchFactor(m_timelineSplit->indexOf(m_callStacks), 0);
+    m_callStacks->setTrace(m_trace);
+    m_callStacks->setScope(m_timeline->selection());
+    connect(m_timeline, &views::TimelineView::selectionChanged, m_callStacks,
+        [callStacks = m_callStacks](std::optional<TimeRange> range) { callStacks->setScope(range); });
+    // A function chosen in the pane marks its samples on the timeline.
+    connect(m_callStacks, &views::CallStackView::functionSelected, m_timeline,
+        [timeline = m_timeline](
+            const views::CallStackSelection& chosen) { timeline->setHighlightedStacks(chosen.stacks); });
+    return m_callStacks;
+}
+
+bool ReportTab::isCallStacksPaneShown() const
+{
+    return m_callStacks && !m_callStacks->isHidden();
+}
+
+void ReportTab::setCallStacksPaneShown(bool shown)
+{
+    if (shown == isCallStacksPaneShown() || (shown && !callStacks())) {
+        updateViewBar();
+        return;
+    }
+    m_callStacks->setVisible(shown);
+    if (!shown) m_timeline->setHighlightedStacks(nullptr); // the choice leaves with the pane
+    if (shown) {
+        // The pane takes its share from the timeline, leaving the Events View as it is.
+        QList<int> sizes = m_timelineSplit->sizes();
+        const int pane = std::max(m_timelineSplit->height(), height()) * kEventsPanePercent / 100;
+        sizes[0] = std::max(sizes[0] - pane, 1);
+        sizes[m_timelineSplit->indexOf(m_callStacks)] = pane;
+        m_timelineSplit->setSizes(sizes);
+    }
+    updateViewBar();
+}
+
 ReportView ReportTab::currentView() const
 {
     return m_views && m_views->currentIndex() == int(ReportView::Summary) ? ReportView::Summary
@@ -288,9 +343,13 @@ void ReportTab::updateViewBar()
 {
     const QSignalBlocker blockSelector(m_viewSelector);
     const QSignalBlocker blockButton(m_eventsButton);
+    const QSignalBlocker blockCallStacks(m_callStacksButton);
     m_viewSelector->setCurrentIndex(int(currentView()));
     m_eventsButton->setChecked(isEventsPaneShown());
     m_eventsButton->setVisible(currentView() == ReportView::Timeline);
+    m_callStacksButton->setChecked(isCallStacksPaneShown());
+    m_callStacksButton->setVisible(
+        currentView() == ReportView::Timeline && m_trace && !m_trace->cpu.samples.empty());
 }
 
 void ReportTab::showInEventsView(const std::vector<TrackId>& tracks)

@@ -4,7 +4,9 @@
 // the Events View in a bottom pane under the timeline (a vertical splitter). The tab wires the
 // views together: a row's "Show in Events View" lists its events (within the timeline's
 // selection), the Events View and the timeline select each other's events, the timeline's
-// selection scopes the summary, and a stats row click lists its events in Timeline View.
+// selection scopes the summary and the Call Stacks pane (a second bottom pane, offered when
+// the report has CPU samples, whose chosen function marks its samples on the timeline), and a
+// stats row click lists its events in Timeline View.
 // Invariants: the newest load request of a tab wins. Starting a load cancels and forgets the
 // one running, so a stale result never replaces a newer one; a failed or cancelled reload keeps
 // the views shown before. The Analysis Summary is built on first use (its statistics run over
@@ -28,6 +30,7 @@ class QToolButton;
 
 namespace sightline::views {
 class AnalysisSummary;
+class CallStackView;
 class EventsView;
 class TimelineView;
 struct EventsRequest;
@@ -62,11 +65,16 @@ public:
     views::AnalysisSummary* summary();
     QComboBox* viewSelector() const { return m_viewSelector; }
     QToolButton* eventsPaneButton() const { return m_eventsButton; }
+    // The Call Stacks pane, built on the first call (null without CPU samples or a loaded report).
+    views::CallStackView* callStacks();
+    QToolButton* callStacksButton() const { return m_callStacksButton; }
 
     ReportView currentView() const;
     void setCurrentView(ReportView view);
     bool isEventsPaneShown() const;
     void setEventsPaneShown(bool shown);
+    bool isCallStacksPaneShown() const;
+    void setCallStacksPaneShown(bool shown);
 
 public slots:
     // Lists the events of `tracks` in the Events View (only those overlapping the timeline's
@@ -103,11 +111,13 @@ private:
     QWidget* m_reportPage = nullptr;
     QComboBox* m_viewSelector = nullptr;
     QToolButton* m_eventsButton = nullptr;
+    QToolButton* m_callStacksButton = nullptr;
     QStackedWidget* m_views = nullptr;
     QSplitter* m_timelineSplit = nullptr;
     views::TimelineView* m_timeline = nullptr;
     views::EventsView* m_events = nullptr;
     views::AnalysisSummary* m_summary = nullptr;
+    views::CallStackView* m_callStacks = nullptr;
     int m_eventsPaneHeight = 0; // the pane's height when last hidden; 0: a share of the tab
 };
 

@@ -17,6 +17,7 @@ void CanvasFrame::setStyle(const QPalette& palette, const QFont& labelFont)
     m_builder.reset();
     m_style = std::make_unique<EventStyle>(m_trace, m_colors.dark);
     m_builder = std::make_unique<DrawListBuilder>(m_trace, *m_style);
+    m_builder->setSampleMarks(m_sampleMarks);
     m_painter = std::make_unique<CanvasPainter>(*m_style);
     m_painter->setFont(labelFont);
     invalidate();
@@ -26,6 +27,13 @@ void CanvasFrame::invalidate()
 {
     m_scroll.invalidate();
     m_stale = true;
+}
+
+void CanvasFrame::setSampleMarks(std::shared_ptr<const SampleMarks> marks)
+{
+    m_sampleMarks = std::move(marks);
+    if (m_builder) m_builder->setSampleMarks(m_sampleMarks);
+    invalidate();
 }
 
 void CanvasFrame::setScrollReuse(bool reuse)

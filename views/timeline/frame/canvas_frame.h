@@ -28,6 +28,8 @@ public:
     void setStyle(const QPalette& palette, const QFont& labelFont);
     // The next frame is laid out whole (rows, scroll or size changed).
     void invalidate();
+    // The CPU samples whose ticks are highlighted (null: none); a whole new frame follows.
+    void setSampleMarks(std::shared_ptr<const SampleMarks> marks);
     // The next frame is laid out, moved from the last one when the window only panned.
     void markStale() { m_stale = true; }
     bool stale() const { return m_stale; }
@@ -53,6 +55,7 @@ private:
     std::unique_ptr<EventStyle> m_style;
     std::unique_ptr<DrawListBuilder> m_builder;
     std::unique_ptr<CanvasPainter> m_painter;
+    std::shared_ptr<const SampleMarks> m_sampleMarks;
     DrawList m_drawList;
     QImage m_image;
     bool m_stale = true;

@@ -4,7 +4,8 @@
 // boxes (events at least a pixel or two wide, drawn as themselves, with a label when there
 // is room) and a list of bars (pixel columns of dense data: the height is the busy fraction,
 // at least one pixel when non-zero; equal neighbours merged). A counter row's lane holds an area
-// graph instead: per pixel column a bar up to the mean and a band from minimum to maximum.
+// graph instead: per pixel column a bar up to the mean and a band from minimum to maximum. A
+// thread's CPU lane holds bands only: its state strip and, above it, its sample ticks.
 // Coordinates are viewport pixels. The list's
 // vectors keep their capacity from frame to frame, so steady redraws allocate nothing.
 #pragma once
@@ -34,6 +35,12 @@ inline bool cutByEdge(float x0, float x1, double width)
     return x0 <= -kBoxOverhang || x1 >= width + kBoxOverhang;
 }
 
+// The pixels a lane's drawing may use: a one pixel gap above and below when there is room.
+inline int laneInnerHeight(int laneHeight)
+{
+    return laneHeight >= 8 ? laneHeight - 2 : std::max(1, laneHeight - 1);
+}
+
 struct DrawBox
 {
     float x0 = 0, x1 = 0; // clipped to just outside the viewport
@@ -55,8 +62,10 @@ struct DrawBar
     QRgb fill = 0;
 };
 
-// A counter graph's spread in one pixel column (several samples share it): from `low` to
-// `high` pixels above the lane's bottom edge, drawn lighter behind the mean's bar.
+// Pixels from `low` to `high` above the lane's bottom edge over some columns: a counter
+// graph's spread (several samples share a column), drawn lighter behind the mean's bar; a
+// stretch of a thread's state strip; a column of its sample ticks. Painted in list order,
+// before bars and boxes.
 struct DrawBand
 {
     uint16_t x = 0;
@@ -71,6 +80,8 @@ struct LaneDraw
     int height = 0;
     bool utilization = false;
     uint32_t counter = kNoCounter; // a counter row's series: bars are its mean, bands its spread
+    bool threadCpu = false; // a thread's CPU lane: bands only (thread_cpu_columns.h)
+    Tid thread; // the thread of a CPU lane
     std::vector<DrawBox> boxes; // ordered by drawnBefore
     std::vector<DrawBar> bars;
     std::vector<DrawBand> bands;
@@ -108,6 +119,7 @@ struct DrawList
         lane.height = laneHeight;
         lane.utilization = utilization;
         lane.counter = kNoCounter;
+        lane.threadCpu = false;
         lane.boxes.clear();
         lane.bars.clear();
         lane.bands.clear();

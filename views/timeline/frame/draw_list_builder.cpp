@@ -29,12 +29,6 @@ std::vector<MergedColumn>& mergedScratch()
     return merged;
 }
 
-// The pixels a lane's events may use: a one pixel gap above and below when there is room.
-int innerHeight(int laneHeight)
-{
-    return laneHeight >= 8 ? laneHeight - 2 : std::max(1, laneHeight - 1);
-}
-
 } // namespace
 
 DrawListBuilder::DrawListBuilder(const Trace& trace, const EventStyle& style)
@@ -66,6 +60,7 @@ void DrawListBuilder::sourcesOf(
         break;
     case RowContent::Nothing:
     case RowContent::Counter:
+    case RowContent::ThreadCpu:
         break;
     }
 }
@@ -82,6 +77,7 @@ void DrawListBuilder::build(const RowTree& tree, const RowLayout& layout, const 
     m_jobs.clear();
     m_denseSources.clear();
     m_counterLanes.clear();
+    m_cpuLanes.clear();
 
     // Phase 1: the lanes on screen, each with its sources and whether it is drawn dense.
     const int laneHeight = layout.laneHeight();
@@ -96,6 +92,14 @@ void DrawListBuilder::build(const RowTree& tree, const RowLayout& layout, const 
             if (row.top + row.height <= scrollY || row.top - scrollY >= viewportHeight) continue;
             m_counterLanes.push_back(out.laneCount);
             out.addLane(row.top - scrollY, row.height, true).counter = node.counter;
+            continue;
+        }
+        if (content == RowContent::ThreadCpu) {
+            if (row.top + row.height <= scrollY || row.top - scrollY >= viewportHeight) continue;
+            m_cpuLanes.push_back(out.laneCount);
+            LaneDraw& lane = out.addLane(row.top - scrollY, row.height, true);
+            lane.threadCpu = true;
+            lane.thread = node.thread;
             continue;
         }
         for (uint32_t sub = 0; sub < row.lanes; ++sub) {
@@ -126,9 +130,13 @@ void DrawListBuilder::buildColumns(
     out.scrollY = frame.scrollY;
     out.width = frame.width;
     out.height = frame.height;
-    for (size_t l = 0; l < frame.laneCount; ++l)
-        out.addLane(frame.lanes[l].top, frame.lanes[l].height, frame.lanes[l].utilization).counter
-            = frame.lanes[l].counter;
+    for (size_t l = 0; l < frame.laneCount; ++l) {
+        const LaneDraw& from = frame.lanes[l];
+        LaneDraw& lane = out.addLane(from.top, from.height, from.utilization);
+        lane.counter = from.counter;
+        lane.threadCpu = from.threadCpu;
+        lane.thread = from.thread;
+    }
     first = std::max(first, 0);
     last = std::min(last, int(std::ceil(scale.width())));
     if (first >= last) return;
@@ -176,6 +184,8 @@ void DrawListBuilder::layOutColumns(const Columns& columns, DrawList& out)
         std::for_each(m_jobs.begin(), m_jobs.end(), run);
     for (size_t lane : m_counterLanes)
         layOutCounter(columns, out.lanes[lane]);
+    for (size_t lane : m_cpuLanes)
+        layOutThreadCpu(columns, out.lanes[lane]);
 }
 
 double DrawListBuilder::counterTop(uint32_t series)
@@ -184,12 +194,17 @@ double DrawListBuilder::counterTop(uint32_t series)
         m_counterTops.assign(m_trace.counterSeries.size(), std::nan(""));
     double& top = m_counterTops[series];
     if (std::isnan(top)) {
-        // Percentages fill the lane at 100; other units at the series' largest value.
+        // Percentages fill the lane at 100 (CPU utilization at the whole cores the process
+        // used at most: 400% for four); other units at the series' largest value.
         const CounterSeries& s = m_trace.counterSeries[series];
         const CounterTimeline& timeline = m_trace.timelineOf(s);
         const CounterSummary all = m_trace.counterSummary(
             series, {timeline.starts.empty() ? 0 : timeline.starts.front(), timeline.end});
-        top = s.unit == "%" ? 100.0 : (all.empty() || all.max <= 0 ? 1.0 : all.max);
+        const double largest = all.empty() || !(all.max > 0) ? 0.0 : all.max;
+        if (s.source == CounterSource::CpuUtilization)
+            top = 100.0 * std::max(1.0, std::ceil(largest / 100.0 - 1e-9));
+        else
+            top = s.unit == "%" ? 100.0 : (largest > 0 ? largest : 1.0);
     }
     return top;
 }
@@ -201,7 +216,7 @@ void DrawListBuilder::layOutCounter(const Columns& columns, LaneDraw& lane)
     m_counterColumns.assign(pixels, CounterSummary {});
     m_trace.counterLod(lane.counter, columns.window.visible(), m_counterColumns);
     const double top = counterTop(lane.counter);
-    const int inner = innerHeight(lane.height);
+    const int inner = laneInnerHeight(lane.height);
     const QRgb fill = m_style.counterColor(m_trace.counterSeries[lane.counter]);
     const QRgb spread
         = qRgb((qRed(fill) + 2 * 255) / 3, (qGreen(fill) + 2 * 255) / 3, (qBlue(fill) + 2 * 255) / 3);
@@ -228,6 +243,47 @@ void DrawListBuilder::layOutCounter(const Columns& columns, LaneDraw& lane)
         else
             lane.bars.push_back({x, 1, mean, fill});
     }
+}
+
+void DrawListBuilder::layOutThreadCpu(const Columns& columns, LaneDraw& lane)
+{
+    if (!m_cpuIndex) m_cpuIndex = std::make_unique<ThreadCpuColumns>(m_trace.cpu);
+    const size_t pixels = size_t(std::max(1.0, std::ceil(columns.window.width())));
+    m_cpuColumns.resize(pixels);
+    m_cpuIndex->fill(lane.thread, columns.window, m_sampleMarks.get(), m_cpuColumns);
+    const ThreadCpuBands bands = threadCpuBands(lane.height);
+    auto append = [&](size_t c, int low, int high, QRgb fill) {
+        const auto x = uint16_t(columns.first + int(c));
+        DrawBand* last = lane.bands.empty() ? nullptr : &lane.bands.back();
+        if (last && last->x + last->width == x && last->low == low && last->high == high
+            && last->fill == fill)
+            ++last->width;
+        else
+            lane.bands.push_back({x, 1, uint16_t(low), uint16_t(high), fill});
+    };
+    for (size_t c = 0; c < pixels; ++c)
+        if (m_cpuColumns[c].state != kNoThreadState)
+            append(c, bands.stripLow, bands.stripHigh,
+                m_style.threadStateColor(ThreadState(m_cpuColumns[c].state)));
+
+    // A tick is as tall as the share of the column's sampling periods that took a sample:
+    // zoomed in, every sample is a whole tick; zoomed out, the column shows the density.
+    const Duration period = m_trace.cpu.samplingPeriod;
+    const double columnTime = std::max(1.0, columns.window.nanosecondsPerPixel());
+    const double perSample = period > 0 ? double(period) / columnTime : 1.0;
+    const int tall = bands.tickHigh - bands.tickLow;
+    auto height = [&](uint32_t samples) {
+        return std::clamp(int(std::lround(std::min(1.0, samples * perSample) * tall)), 1, tall);
+    };
+    if (tall <= 0) return;
+    for (size_t c = 0; c < pixels; ++c)
+        if (m_cpuColumns[c].samples > 0)
+            append(c, bands.tickLow, bands.tickLow + height(m_cpuColumns[c].samples),
+                m_style.sampleTickColor(false));
+    for (size_t c = 0; c < pixels; ++c)
+        if (m_cpuColumns[c].highlighted > 0)
+            append(c, bands.tickLow, bands.tickLow + height(m_cpuColumns[c].highlighted),
+                m_style.sampleTickColor(true));
 }
 
 bool DrawListBuilder::modesHold(const TimeScale& scale) const
@@ -339,7 +395,7 @@ void DrawListBuilder::emitColumns(
     size_t count, const Columns& columns, LaneDraw& lane, ColumnAt columnAt) const
 {
     const TimeScale& scale = columns.frame;
-    const int inner = innerHeight(lane.height);
+    const int inner = laneInnerHeight(lane.height);
     const double width = scale.width();
     std::optional<EventRef> lastBox;
     for (size_t c = 0; c < count; ++c) {

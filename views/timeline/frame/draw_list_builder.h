@@ -17,8 +17,10 @@
 #include "views/timeline/frame/draw_list.h"
 #include "views/timeline/frame/event_style.h"
 #include "views/timeline/frame/lod_tile_cache.h"
+#include "views/timeline/frame/thread_cpu_columns.h"
 #include "views/timeline/rows/row_layout.h"
 
+#include <memory>
 #include <vector>
 
 namespace sightline::views {
@@ -56,6 +58,9 @@ public:
     static void sourcesOf(
         const Trace& trace, const RowNode& node, uint32_t subRow, std::vector<LaneSource>& out);
 
+    // The CPU samples whose ticks are drawn highlighted (null: none).
+    void setSampleMarks(std::shared_ptr<const SampleMarks> marks) { m_sampleMarks = std::move(marks); }
+
     // Set to false to lay lanes out on the calling thread only (the benchmark compares both).
     void setParallel(bool parallel) { m_parallel = parallel; }
     // Set to false to query the model for every dense lane in every frame (no cached tiles).
@@ -85,6 +90,8 @@ private:
     // A counter row's area graph over the columns, scaled to the series' full range.
     void layOutCounter(const Columns& columns, LaneDraw& lane);
     double counterTop(uint32_t series);
+    // A thread's CPU lane over the columns: its state strip, then its sample ticks.
+    void layOutThreadCpu(const Columns& columns, LaneDraw& lane);
     void querySource(LaneSource source, const TimeScale& scale, SourceColumns& out) const;
     const SourceColumns& columnsOf(LaneSource source) const;
     void layOut(const Job& job, const Columns& columns, LaneDraw& lane) const;
@@ -102,6 +109,10 @@ private:
     std::vector<size_t> m_counterLanes; // the lanes of counter rows, in the draw list
     std::vector<CounterSummary> m_counterColumns;
     std::vector<double> m_counterTops; // per series: the value drawn at a lane's full height
+    std::vector<size_t> m_cpuLanes; // the lanes of threads' CPU rows, in the draw list
+    std::unique_ptr<ThreadCpuColumns> m_cpuIndex; // built when a CPU lane is first drawn
+    std::vector<ThreadCpuColumn> m_cpuColumns;
+    std::shared_ptr<const SampleMarks> m_sampleMarks;
     std::vector<SourceColumns> m_columnCache; // parallel to m_denseSources
     LodTileCache m_tiles;
     bool m_tiling = true;

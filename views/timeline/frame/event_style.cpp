@@ -3,6 +3,7 @@
 #include "model/trace/event_access.h"
 
 #include <QPalette>
+#include <algorithm>
 
 namespace sightline::views {
 namespace {
@@ -19,6 +20,17 @@ constexpr QRgb kSync = qRgb(0xa9, 0xb1, 0xba);
 constexpr QRgb kRuntimeApi = qRgb(0xd6, 0xb3, 0x4f);
 constexpr QRgb kDriverApi = qRgb(0xb8, 0x8e, 0x3a);
 constexpr QRgb kOsRuntime = qRgb(0x9d, 0x8b, 0xd0);
+constexpr QRgb kThreadStates[kThreadStateCount] = {
+    qRgb(0x2e, 0xa0, 0x43), // Running
+    qRgb(0xc9, 0xd4, 0x3c), // Runnable
+    qRgb(0x8c, 0xb9, 0xe3), // Sleeping
+    qRgb(0xd9, 0x3f, 0x35), // Blocked
+    qRgb(0x8a, 0x5c, 0xcf), // Waiting on I/O
+    qRgb(0xc4, 0xc4, 0xc4), // Waiting
+};
+constexpr QRgb kSampleTick = qRgb(0x6a, 0x6a, 0x6a);
+constexpr QRgb kSampleTickOnDark = qRgb(0xa8, 0xa8, 0xa8);
+constexpr QRgb kHighlightedSample = qRgb(0xf0, 0x1d, 0xc8);
 constexpr QRgb kNvtxPastels[]
     = {qRgb(0x8d, 0xc8, 0x7a), qRgb(0xf2, 0xb2, 0x6b), qRgb(0x7f, 0xb8, 0xe0), qRgb(0xe5, 0x8f, 0x9a),
         qRgb(0xb5, 0x9d, 0xe0), qRgb(0x6f, 0xc9, 0xbd), qRgb(0xe0, 0xd0, 0x6a), qRgb(0xc2, 0xa8, 0x8b)};
@@ -195,8 +207,26 @@ QRgb EventStyle::counterColor(const CounterSeries& series)
     if (series.name.starts_with("DRAM")) return qRgb(0xd9, 0x8c, 0x1f);
     if (series.name.starts_with("PCIe")) return qRgb(0x3d, 0x7e, 0xc7);
     if (series.name.starts_with("Tensor")) return qRgb(0x8e, 0x4f, 0xc9);
-    if (series.source == CounterSource::GpuMemory) return qRgb(0x1f, 0x8a, 0x8a);
+    switch (series.source) {
+    case CounterSource::GpuMemory:
+        return qRgb(0x1f, 0x8a, 0x8a);
+    case CounterSource::CpuUtilization:
+        return qRgb(0x55, 0x62, 0xc8);
+    case CounterSource::GpuMetrics:
+        break;
+    }
     return qRgb(0x3a, 0xa6, 0x5b);
+}
+
+QRgb EventStyle::threadStateColor(ThreadState state) const
+{
+    return adjusted(kThreadStates[std::min<size_t>(size_t(state), kThreadStateCount - 1)]);
+}
+
+QRgb EventStyle::sampleTickColor(bool highlighted) const
+{
+    if (highlighted) return kHighlightedSample;
+    return m_dark ? kSampleTickOnDark : kSampleTick;
 }
 
 } // namespace sightline::views

@@ -2,7 +2,8 @@
 // box. Kernels are blues (shades vary by name so neighbours stay apart), memory operations are
 // coloured by kind (HtoD, DtoH, DtoD, peer, other copies and memset each distinct), NVTX ranges
 // use their own ARGB colour (or a pastel picked from the name), API and OS runtime calls have
-// their own hues. Colours follow the platform palette: muted on a dark background.
+// their own hues; thread states and CPU samples have theirs. Colours follow the platform
+// palette: muted on a dark background.
 // Labels are built once per distinct name or descriptor and cached.
 #pragma once
 
@@ -39,8 +40,15 @@ public:
     QRgb color(const Track& track, uint32_t index) const;
     QRgb color(EventRef event) const { return color(m_trace.track(event.track), event.index); }
     // A counter series' graph: activity shares green, DRAM traffic amber, PCIe blue, tensor pipes
-    // purple, memory in use teal.
+    // purple, memory in use teal, CPU utilization indigo.
     static QRgb counterColor(const CounterSeries& series);
+    // A thread state's stretch of the CPU strip, as Nsight Systems colours them: Running green,
+    // Runnable yellow-green, Sleeping light blue, Blocked red, Waiting on I/O purple, Waiting
+    // light grey.
+    QRgb threadStateColor(ThreadState state) const;
+    // A CPU sample's tick: dark grey (light grey on a dark background), or a strong magenta
+    // when it is highlighted.
+    QRgb sampleTickColor(bool highlighted) const;
     // Black or white, whichever reads better on `fill`.
     static QRgb textColorOn(QRgb fill);
 

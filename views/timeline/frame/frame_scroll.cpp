@@ -62,22 +62,50 @@ void shiftDrawList(DrawList& list, int shift, const TimeScale& scale, const Trac
             }
             return box.x1 <= 0 || box.x0 >= width;
         });
-        std::erase_if(lane.bars, [&](DrawBar& bar) {
-            const int x0 = std::max(0, int(bar.x) - shift);
-            const int x1 = std::min(int(width), int(bar.x) + int(bar.width) - shift);
+        auto moved = [&](auto& span) {
+            const int x0 = std::max(0, int(span.x) - shift);
+            const int x1 = std::min(int(width), int(span.x) + int(span.width) - shift);
             if (x0 >= x1) return true;
-            bar.x = uint16_t(x0);
-            bar.width = uint16_t(x1 - x0);
+            span.x = uint16_t(x0);
+            span.width = uint16_t(x1 - x0);
             return false;
-        });
+        };
+        std::erase_if(lane.bars, moved);
+        std::erase_if(lane.bands, moved);
     }
     list.scale = scale;
 }
 
+namespace {
+
+// Drops what `spans` (bars or bands) has over columns [first, last), splitting those that
+// cross `last`, and appends `added`, the freshly laid-out columns.
+template <class Span>
+void replaceColumns(std::vector<Span>& spans, const std::vector<Span>& added, int first, int last)
+{
+    std::vector<Span> split;
+    std::erase_if(spans, [&](Span& span) {
+        const int x0 = span.x, x1 = span.x + span.width;
+        if (x1 <= first || x0 >= last) return false;
+        if (x1 > last) {
+            Span rest = span;
+            rest.x = uint16_t(last);
+            rest.width = uint16_t(x1 - last);
+            split.push_back(rest);
+        }
+        if (x0 >= first) return true;
+        span.width = uint16_t(first - x0);
+        return false;
+    });
+    spans.insert(spans.end(), split.begin(), split.end());
+    spans.insert(spans.end(), added.begin(), added.end());
+}
+
+} // namespace
+
 void mergeColumns(DrawList& list, const DrawList& columns, int first, int last)
 {
     std::vector<EventRef> fresh;
-    std::vector<DrawBar> split;
     for (size_t l = 0; l < list.laneCount && l < columns.laneCount; ++l) {
         LaneDraw& lane = list.lanes[l];
         const LaneDraw& added = columns.lanes[l];
@@ -91,21 +119,12 @@ void mergeColumns(DrawList& list, const DrawList& columns, int first, int last)
             const bool startsInside = box.x0 >= float(first) && box.x0 < float(last);
             return startsInside || std::binary_search(fresh.begin(), fresh.end(), box.event);
         });
-        split.clear();
-        std::erase_if(lane.bars, [&](DrawBar& bar) {
-            const int x0 = bar.x, x1 = bar.x + bar.width;
-            if (x1 <= first || x0 >= last) return false;
-            if (x1 > last) split.push_back({uint16_t(last), uint16_t(x1 - last), bar.height, bar.fill});
-            if (x0 >= first) return true;
-            bar.width = uint16_t(first - x0);
-            return false;
-        });
-        lane.bars.insert(lane.bars.end(), split.begin(), split.end());
         const size_t kept = lane.boxes.size();
         lane.boxes.insert(lane.boxes.end(), added.boxes.begin(), added.boxes.end());
         std::inplace_merge(
             lane.boxes.begin(), lane.boxes.begin() + ptrdiff_t(kept), lane.boxes.end(), drawnBefore);
-        lane.bars.insert(lane.bars.end(), added.bars.begin(), added.bars.end());
+        replaceColumns(lane.bars, added.bars, first, last);
+        replaceColumns(lane.bands, added.bands, first, last);
     }
 }
 

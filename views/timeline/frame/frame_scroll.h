@@ -62,9 +62,9 @@ std::vector<std::pair<int, int>> exposedColumns(int shift, int width);
 // dropping what leaves the viewport; boxes cut at an edge get their ends from their events.
 void shiftDrawList(DrawList& list, int shift, const TimeScale& scale, const Trace& trace);
 
-// Puts the boxes and bars of freshly laid-out columns [first, last) in place of what the
-// list had there: its bars over those columns, its boxes starting in them and its boxes of
-// the same events.
+// Puts the boxes, bars and bands of freshly laid-out columns [first, last) in place of what
+// the list had there: its bars and bands over those columns, its boxes starting in them and
+// its boxes of the same events.
 void mergeColumns(DrawList& list, const DrawList& columns, int first, int last);
 
 // Per lane, the boxes that cross a viewport edge: taken before a pan.

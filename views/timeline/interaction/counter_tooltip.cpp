@@ -15,6 +15,19 @@ QString counterValueText(const CounterSeries& series, double value)
     return QStringLiteral("%1 %2").arg(value, 0, 'f', 1).arg(QString::fromStdString(series.unit));
 }
 
+QString counterKindText(CounterSource source)
+{
+    switch (source) {
+    case CounterSource::GpuMetrics:
+        return QStringLiteral("GPU metric");
+    case CounterSource::GpuMemory:
+        return QStringLiteral("GPU memory in use");
+    case CounterSource::CpuUtilization:
+        return QStringLiteral("CPU utilization");
+    }
+    return QStringLiteral("Counter");
+}
+
 EventTooltip describeCounter(
     const Trace& trace, uint32_t series, TimeRange pixel, const std::optional<TimeRange>& selection)
 {
@@ -25,8 +38,7 @@ EventTooltip describeCounter(
         = trace.counterSummary(series, {pixel.start, std::max(pixel.end, pixel.start + 1)});
     if (here.empty()) return tip;
     tip.title = QString::fromStdString(s.name);
-    tip.kind
-        = s.source == CounterSource::GpuMetrics ? QStringLiteral("GPU metric") : QStringLiteral("Counter");
+    tip.kind = counterKindText(s.source);
     tip.fields.push_back({QStringLiteral("Value"), counterValueText(s, here.mean())});
     if (here.samples > 1) {
         tip.fields.push_back({QStringLiteral("Samples"), QString::number(here.samples)});
@@ -38,9 +50,16 @@ EventTooltip describeCounter(
         const CounterSummary over = trace.counterSummary(series, *selection);
         tip.fields.push_back({QStringLiteral("Selection mean"), counterValueText(s, over.mean())});
     }
-    if (const Gpu* gpu = trace.findGpu(s.device))
+    if (s.source == CounterSource::CpuUtilization) {
+        const Process* process = trace.findProcess(s.pid);
+        tip.fields.push_back({QStringLiteral("Process"),
+            QStringLiteral("%1 [%2]")
+                .arg(process ? QString::fromStdString(process->name) : QStringLiteral("process"))
+                .arg(s.pid.value)});
+    } else if (const Gpu* gpu = trace.findGpu(s.device)) {
         tip.fields.push_back({QStringLiteral("Device"),
             QStringLiteral("%1 (%2)").arg(s.device.value).arg(QString::fromStdString(gpu->name))});
+    }
     tip.fields.push_back({QStringLiteral("Definition"), QString::fromStdString(s.description)});
     return tip;
 }

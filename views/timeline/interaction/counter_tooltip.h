@@ -1,7 +1,7 @@
-// The hover tooltip of a counter row (GPU metrics): the series' value under the cursor (the
-// time-weighted mean of the samples the pixel covers, with their minimum and maximum when there
-// are several), and, while a time range is selected, the mean over the selection. Rendered
-// through EventTooltip like an event's.
+// The hover tooltip of a counter row (GPU metrics, GPU memory in use, a process's CPU
+// utilization): the series' value under the cursor (the time-weighted mean of the samples the
+// pixel covers, with their minimum and maximum when there are several), and, while a time
+// range is selected, the mean over the selection. Rendered through EventTooltip like an event's.
 #pragma once
 
 #include "views/timeline/interaction/event_tooltip.h"
@@ -16,5 +16,7 @@ EventTooltip describeCounter(
 
 // A series value with its unit: "87.3 %", "1.42 TB/s".
 QString counterValueText(const CounterSeries& series, double value);
+// What a source's series measure: "GPU metric", "GPU memory in use", "CPU utilization".
+QString counterKindText(CounterSource source);
 
 } // namespace sightline::views

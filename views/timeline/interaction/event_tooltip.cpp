@@ -32,14 +32,6 @@ QString bytes(uint64_t n)
     return n < 1024 ? exact : QStringLiteral("%1 (%2)").arg(text(formatBytes(n)), exact);
 }
 
-QString threadName(const Trace& trace, Tid tid)
-{
-    const Thread* thread = trace.findThread(tid);
-    return QStringLiteral("%1 [%2]")
-        .arg(thread ? text(thread->name) : QStringLiteral("thread"))
-        .arg(tid.value);
-}
-
 class Builder
 {
 public:
@@ -77,13 +69,7 @@ public:
 private:
     void add(const QString& label, const QString& value) { m_tip.fields.push_back({label, value}); }
 
-    void timing(Timestamp start, Timestamp end)
-    {
-        add(QStringLiteral("Begins"), text(formatTimestamp(start)));
-        add(QStringLiteral("Ends"),
-            QStringLiteral("%1 (+%2)").arg(text(formatTimestamp(end)), text(formatDuration(end - start))));
-        add(QStringLiteral("Duration"), text(formatDuration(end - start)));
-    }
+    void timing(Timestamp start, Timestamp end) { addTiming(m_tip, start, end); }
 
     void gpuPlacement()
     {
@@ -111,7 +97,7 @@ private:
         if (!call) return;
         const ApiCall api = apiCallAt(m_trace, *call);
         add(QStringLiteral("Launched by"), text(m_trace.strings[api.name]));
-        add(QStringLiteral("Launched from thread"), threadName(m_trace, m_trace.track(call->track).key.tid));
+        add(QStringLiteral("Launched from thread"), threadText(m_trace, m_trace.track(call->track).key.tid));
         add(QStringLiteral("Latency"),
             QStringLiteral("\u2190%1").arg(text(formatDuration(start - api.start))));
     }
@@ -187,7 +173,8 @@ private:
         timing(a.start, a.end);
         add(QStringLiteral("Return code"), QString::number(a.result.returnCode));
         add(QStringLiteral("Correlation ID"), QString::number(a.correlation.value));
-        add(QStringLiteral("Thread"), threadName(m_trace, m_track.key.tid));
+        add(QStringLiteral("Thread"), threadText(m_trace, m_track.key.tid));
+        backtrace(a.start);
         if (a.correlation.value == 0) return;
         const std::vector<EventRef> work = m_trace.correlation.gpuOperations(m_trace, m_event);
         if (work.empty()) return;
@@ -215,7 +202,7 @@ private:
                 QStringLiteral("#%1").arg(at.color & 0xffffff, 6, 16, QLatin1Char('0')));
         if (at.payloadType != PayloadType::None) add(QStringLiteral("Payload"), payload(at));
         if (at.endThread.value != 0 && at.endThread != m_track.key.tid)
-            add(QStringLiteral("Ended on thread"), threadName(m_trace, at.endThread));
+            add(QStringLiteral("Ended on thread"), threadText(m_trace, at.endThread));
     }
 
     static QString payload(const NvtxAttributes& at)
@@ -251,7 +238,17 @@ private:
         m_tip.kind = QStringLiteral("OS runtime call");
         timing(o.start, o.end);
         add(QStringLiteral("Return value"), QString::number(o.returnValue));
-        add(QStringLiteral("Thread"), threadName(m_trace, m_track.key.tid));
+        add(QStringLiteral("Thread"), threadText(m_trace, m_track.key.tid));
+        backtrace(o.start);
+    }
+
+    // The stack recorded with the call starting at `start` on this row's thread, if any.
+    void backtrace(Timestamp start)
+    {
+        const uint32_t stack = m_trace.cpu.eventStack(m_track.key.tid, start);
+        if (stack == kNoCallStack) return;
+        m_tip.listTitle = QStringLiteral("Backtrace");
+        m_tip.list = stackLines(m_trace, stack);
     }
 
     const Trace& m_trace;
@@ -268,6 +265,38 @@ EventTooltip describeEvent(const Trace& trace, EventRef event)
     return Builder(trace, event).build();
 }
 
+QString threadText(const Trace& trace, Tid tid)
+{
+    const Thread* thread = trace.findThread(tid);
+    return QStringLiteral("%1 [%2]")
+        .arg(thread ? text(thread->name) : QStringLiteral("thread"))
+        .arg(tid.value);
+}
+
+void addTiming(EventTooltip& tip, Timestamp start, Timestamp end)
+{
+    tip.fields.push_back({QStringLiteral("Begins"), text(formatTimestamp(start))});
+    tip.fields.push_back({QStringLiteral("Ends"),
+        QStringLiteral("%1 (+%2)").arg(text(formatTimestamp(end)), text(formatDuration(end - start)))});
+    tip.fields.push_back({QStringLiteral("Duration"), text(formatDuration(end - start))});
+}
+
+QStringList stackLines(const Trace& trace, uint32_t stack, size_t limit)
+{
+    QStringList lines;
+    const std::vector<uint32_t> frames = trace.cpu.framesOf(stack);
+    for (size_t i = 0; i < frames.size() && i < limit; ++i) {
+        if (frames[i] >= trace.cpu.frames.size()) break;
+        const StackFrame& frame = trace.cpu.frames[frames[i]];
+        const std::string_view module = trace.strings[frame.module];
+        lines << (module.empty()
+                ? text(trace.strings[frame.function])
+                : QStringLiteral("%1 \u2014 %2").arg(text(trace.strings[frame.function]), text(module)));
+    }
+    if (frames.size() > limit) lines << QStringLiteral("\u2026 %1 more frames").arg(frames.size() - limit);
+    return lines;
+}
+
 QString EventTooltip::html() const
 {
     QString out = QStringLiteral(
@@ -276,7 +305,12 @@ QString EventTooltip::html() const
     for (const TooltipField& field : fields)
         out += QStringLiteral("<tr><td style='padding-right:10px'>%1:</td><td>%2</td></tr>")
                    .arg(field.label.toHtmlEscaped(), field.value.toHtmlEscaped());
-    return out + QStringLiteral("</table>");
+    out += QStringLiteral("</table>");
+    if (list.isEmpty()) return out;
+    out += QStringLiteral("<p style='white-space:pre'>%1:").arg(listTitle.toHtmlEscaped());
+    for (const QString& line : list)
+        out += QStringLiteral("<br>&nbsp;&nbsp;") + line.toHtmlEscaped();
+    return out + QStringLiteral("</p>");
 }
 
 QString EventTooltip::plainText() const
@@ -284,6 +318,11 @@ QString EventTooltip::plainText() const
     QStringList lines {title, kind};
     for (const TooltipField& field : fields)
         lines << field.label + QStringLiteral(": ") + field.value;
+    if (!list.isEmpty()) {
+        lines << listTitle + QLatin1Char(':');
+        for (const QString& line : list)
+            lines << QStringLiteral("  ") + line;
+    }
     return lines.join(QLatin1Char('\n'));
 }
 

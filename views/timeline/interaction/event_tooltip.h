@@ -4,15 +4,18 @@
 //    launching thread and the latency from its API call;
 //  memcpy/memset: size, throughput, copy kind, source and destination memory kinds (or the
 //    memset value and memory kind), stream, device, correlation id, latency;
-//  API call: name, duration, return code, correlation id, its GPU work and latency to it;
+//  API call: name, duration, return code, correlation id, its GPU work and latency to it, and
+//    the backtrace recorded with it (--cudabacktrace);
 //  NVTX: text, domain, category, style, duration, depth, colour, payload;
-//  OS runtime: name, duration, return value.
-// Rendered as rich text for the tooltip and as plain text for Copy tooltip.
+//  OS runtime: name, duration, return value, and its backtrace when one was recorded.
+// A tooltip may end with a list under a heading (a call stack, leaf first). Rendered as rich
+// text for the tooltip and as plain text for Copy tooltip.
 #pragma once
 
 #include "model/trace/trace.h"
 
 #include <QString>
+#include <QStringList>
 #include <vector>
 
 namespace sightline::views {
@@ -28,6 +31,8 @@ struct EventTooltip
     QString title; // the event's name
     QString kind; // "CUDA kernel", "CUDA memcpy", "NVTX range", ...
     std::vector<TooltipField> fields;
+    QString listTitle; // "Backtrace", "Call stack": the heading of `list`
+    QStringList list;
 
     QString html() const;
     QString plainText() const;
@@ -36,5 +41,14 @@ struct EventTooltip
 };
 
 EventTooltip describeEvent(const Trace& trace, EventRef event);
+
+// Fields and lines tooltips share: "name [tid]"; Begins, Ends and Duration.
+QString threadText(const Trace& trace, Tid tid);
+void addTiming(EventTooltip& tip, Timestamp start, Timestamp end);
+
+// A call stack of Trace::cpu as tooltip lines, leaf first: "function — module", at most
+// `limit` frames and then a line saying how many more there are.
+constexpr size_t kTooltipStackFrames = 12;
+QStringList stackLines(const Trace& trace, uint32_t stack, size_t limit = kTooltipStackFrames);
 
 } // namespace sightline::views

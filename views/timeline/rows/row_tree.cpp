@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace sightline::views {
@@ -154,6 +155,25 @@ std::vector<TrackId> gpuWork(const Trace& trace, const std::vector<TrackId>& tra
     return work;
 }
 
+// Threads with CPU samples or thread states.
+std::set<uint32_t> threadsWithCpuData(const CpuProfile& cpu)
+{
+    std::set<uint32_t> threads;
+    for (const ThreadRange& range : cpu.sampleThreads)
+        threads.insert(range.tid.value);
+    for (const ThreadRange& range : cpu.stateThreads)
+        threads.insert(range.tid.value);
+    return threads;
+}
+
+// A thread's process; a thread the trace does not list counts as a process of its own, as
+// its CPU utilization series does (model/build/cpu_utilization_series.h).
+Pid pidOf(const Trace& trace, Tid tid)
+{
+    const Thread* thread = trace.findThread(tid);
+    return thread ? thread->pid : Pid(tid.value);
+}
+
 } // namespace
 
 uint32_t summaryLaneCount(const Track& track)
@@ -195,14 +215,31 @@ RowTree RowTree::build(const Trace& trace)
             hosts[key.pid.value][key.tid.value].push_back(TrackId(t));
     }
 
-    // GPUs with sampled metrics but no recorded work still get their row.
+    // GPUs with sampled metrics but no recorded work still get their row; so do processes and
+    // threads with CPU data but no events.
     std::map<uint32_t, std::vector<uint32_t>> metricsOf; // device > GPU metric series
     std::map<uint32_t, std::vector<uint32_t>> memoryOf; // device > memory in use
+    std::map<uint32_t, uint32_t> cpuUsageOf; // pid > CPU utilization series
     for (uint32_t c = 0; c < trace.counterSeries.size(); ++c) {
         const CounterSeries& series = trace.counterSeries[c];
-        (series.source == CounterSource::GpuMetrics ? metricsOf : memoryOf)[series.device.value].push_back(c);
-        gpus[series.device.value];
+        switch (series.source) {
+        case CounterSource::GpuMetrics:
+            metricsOf[series.device.value].push_back(c);
+            gpus[series.device.value];
+            break;
+        case CounterSource::GpuMemory:
+            memoryOf[series.device.value].push_back(c);
+            gpus[series.device.value];
+            break;
+        case CounterSource::CpuUtilization:
+            cpuUsageOf[series.pid.value] = c;
+            hosts[series.pid.value];
+            break;
+        }
     }
+    const std::set<uint32_t> cpuThreads = threadsWithCpuData(trace.cpu);
+    for (uint32_t tid : cpuThreads)
+        hosts[pidOf(trace, Tid(tid)).value][tid];
     auto counterRow = [&](uint32_t c) {
         const CounterSeries& series = trace.counterSeries[c];
         RowNode row;
@@ -308,10 +345,16 @@ RowTree RowTree::build(const Trace& trace)
             std::vector<TrackId> processTracks;
             for (auto& [tid, tracks] : threads)
                 processTracks.insert(processTracks.end(), tracks.begin(), tracks.end());
-            const int processIndex
-                = tree.add(group(RowKind::Process, processLabel(trace, Pid(pid)), RowContent::Utilization,
-                               hostActivity(trace, processTracks), true),
-                    processesIndex);
+            RowNode processNode = group(RowKind::Process, processLabel(trace, Pid(pid)),
+                RowContent::Utilization, hostActivity(trace, processTracks), true);
+            const auto cpuUsage = cpuUsageOf.find(pid);
+            if (cpuUsage != cpuUsageOf.end()) {
+                // Collapsed, the process row shows its CPU utilization, as Nsight Systems does.
+                processNode.whenCollapsed = RowContent::Counter;
+                processNode.counter = cpuUsage->second;
+            }
+            const int processIndex = tree.add(std::move(processNode), processesIndex);
+            if (cpuUsage != cpuUsageOf.end()) tree.add(counterRow(cpuUsage->second), processIndex);
             // The main thread (tid == pid) first, then by tid.
             std::vector<uint32_t> order;
             for (auto& entry : threads)
@@ -323,10 +366,13 @@ RowTree RowTree::build(const Trace& trace)
                 sortByKind(trace, tracks);
                 const bool usesCuda = std::any_of(tracks.begin(), tracks.end(),
                     [&](TrackId id) { return trace.track(id).key.kind != TrackKind::OsRuntime; });
-                const int threadIndex
-                    = tree.add(group(RowKind::Thread, threadLabel(trace, Tid(tid)), RowContent::Utilization,
-                                   hostActivity(trace, tracks), usesCuda),
-                        processIndex);
+                RowNode threadNode = group(RowKind::Thread, threadLabel(trace, Tid(tid)),
+                    RowContent::Utilization, hostActivity(trace, tracks), usesCuda);
+                if (cpuThreads.count(tid)) {
+                    threadNode.thread = Tid(tid);
+                    threadNode.whenExpanded = threadNode.whenCollapsed = RowContent::ThreadCpu;
+                }
+                const int threadIndex = tree.add(std::move(threadNode), processIndex);
                 for (TrackId id : tracks) {
                     const TrackKey& key = trace.track(id).key;
                     tree.add(leaf(rowKindOf(key.kind), hostRowLabel(trace, key), id), threadIndex);

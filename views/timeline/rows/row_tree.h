@@ -1,10 +1,14 @@
 // The timeline's row hierarchy, built once per trace the way Nsight Systems lays it out:
 //   CUDA HW (bus - GPU name) > [All Streams], Context N > "NN.N% Stream S" > Kernels, Memory,
 //     Synchronization;
-//   Processes (N) > "name [pid]" > "name [tid]" > CUDA API, NVTX (per domain), OS runtime libraries.
+//   Processes (N) > "name [pid]" > CPU Utilization, "name [tid]" > CUDA API, NVTX (per domain),
+//     OS runtime libraries.
 // Only data that exists gets a row. Each node says what it draws when expanded and when
 // collapsed: a leaf track draws its lanes; a collapsed group draws a merged or utilization
-// summary of the tracks below it, so collapsing never hides data, only detail.
+// summary of the tracks below it, so collapsing never hides data, only detail. A process with
+// CPU data shows its CPU Utilization when collapsed; a thread with CPU samples or states (a
+// row even without events) draws its state strip and sample ticks in its own row, expanded or
+// collapsed: what it did on the CPU summarises it best.
 // Invariant: node indices are stable for the tree's life; parents precede their children.
 #pragma once
 
@@ -39,6 +43,7 @@ enum class RowContent : uint8_t {
     Merged, // several tracks' events drawn in one lane
     Utilization, // busy fraction per pixel column of several tracks
     Counter, // one counter series (RowNode::counter) as an area graph
+    ThreadCpu, // a thread's CPU profile (RowNode::thread): state strip and sample ticks
 };
 
 constexpr uint32_t kNoCounter = ~0u;
@@ -55,6 +60,7 @@ struct RowNode
     bool expanded = false;
     std::vector<TrackId> tracks; // Lanes: the one track; summaries: the tracks summarised
     uint32_t counter = kNoCounter; // Counter: the series (Trace::counterSeries), expanded or not
+    Tid thread; // ThreadCpu: the thread whose CPU profile (Trace::cpu) is drawn
     RowContent whenExpanded = RowContent::Nothing;
     RowContent whenCollapsed = RowContent::Nothing;
 

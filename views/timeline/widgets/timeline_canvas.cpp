@@ -4,6 +4,7 @@
 #include "views/timeline/interaction/event_geometry.h"
 #include "views/timeline/interaction/event_tooltip.h"
 #include "views/timeline/interaction/navigation.h"
+#include "views/timeline/interaction/thread_cpu_tooltip.h"
 
 #include <QClipboard>
 #include <QContextMenuEvent>
@@ -116,10 +117,22 @@ QString TimelineCanvas::toolTipAt(QPoint pos) const
     const int row = layout.rowAt(pos.y() + m_state.scrollY());
     if (row < 0) return {};
     const RowNode& node = m_state.rows().node(layout.rows()[size_t(row)].node);
+    if (node.content() == RowContent::ThreadCpu) {
+        // A thread's CPU row: the sample tick or the thread state under the cursor.
+        const std::optional<ThreadCpuHit> hit = threadCpuHitAt(m_state, QPointF(pos) + QPointF(0.5, 0.5));
+        return hit ? describeThreadCpu(m_state.trace(), *hit).html() : QString();
+    }
     if (node.content() != RowContent::Counter) return {};
     const TimeRange pixel {m_state.scale().xToTime(pos.x()), m_state.scale().xToTime(pos.x() + 1)};
     const EventTooltip tip = describeCounter(m_state.trace(), node.counter, pixel, m_state.selection());
     return tip.title.isEmpty() ? QString() : tip.html();
+}
+
+void TimelineCanvas::setHighlightedStacks(std::shared_ptr<const std::vector<uint32_t>> sortedStacks)
+{
+    m_frame.setSampleMarks(
+        sortedStacks ? std::make_shared<const SampleMarks>(m_state.trace().cpu, *sortedStacks) : nullptr);
+    update();
 }
 
 std::vector<QRectF> TimelineCanvas::rectsOf(EventRef event) const

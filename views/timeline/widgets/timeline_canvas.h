@@ -25,10 +25,14 @@ public:
     ~TimelineCanvas() override;
 
     std::optional<EventRef> eventAt(QPoint pos) const;
-    // The tooltip (rich text) shown at `pos`; empty where there is no event.
+    // The tooltip (rich text) shown at `pos`: an event's, a counter's value, a thread state's
+    // or a CPU sample's; empty where there is nothing.
     QString toolTipAt(QPoint pos) const;
     // Where `event` is drawn now, one rectangle per row showing it (may lie off screen).
     std::vector<QRectF> rectsOf(EventRef event) const;
+    // Draws the ticks of the CPU samples whose stack is in `sortedStacks` (stack node ids,
+    // sorted ascending) in a strong colour; null clears the highlight.
+    void setHighlightedStacks(std::shared_ptr<const std::vector<uint32_t>> sortedStacks);
     // The arrow buttons leading to off-screen correlated events, as last painted.
     const std::vector<JumpTarget>& jumpTargets() const { return m_jumpTargets; }
 

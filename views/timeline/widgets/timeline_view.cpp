@@ -173,6 +173,11 @@ FindBar* TimelineView::findBar() const
 {
     return d->findBar;
 }
+void TimelineView::setHighlightedStacks(std::shared_ptr<const std::vector<uint32_t>> sortedStacks)
+{
+    d->canvas->setHighlightedStacks(std::move(sortedStacks));
+}
+
 void TimelineView::setLaneHeight(int pixels)
 {
     d->state->setLaneHeight(pixels);

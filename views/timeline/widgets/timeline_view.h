@@ -1,7 +1,8 @@
 // The timeline of one report: a collapsible row tree on the left (CUDA HW > GPU > context >
-// streams > Kernels / Memory; Processes > process > thread > CUDA API / NVTX / OS runtime), a
-// time ruler on top and the event canvas. The shell (app/ui) embeds one per report tab and
-// talks to it only through this interface; everything else is the view's own business.
+// streams > Kernels / Memory; Processes > process > CPU Utilization, thread (its CPU states and
+// samples) > CUDA API / NVTX / OS runtime), a time ruler on top and the event canvas. The shell (app/ui)
+// embeds one per report tab and talks to it only through this interface; everything else is the view's own
+// business.
 #pragma once
 
 #include "model/core/time.h"
@@ -11,6 +12,7 @@
 #include <QWidget>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace sightline::views {
 
@@ -44,6 +46,10 @@ public:
     // The selected event and its correlated events are highlighted.
     std::optional<EventRef> selectedEvent() const;
     void selectEvent(std::optional<EventRef> event, bool centre = false);
+
+    // Highlights the CPU sample ticks whose stack (CpuSample::stack) is in `sortedStacks`, a
+    // sorted list of stack node ids (CallStackSelection::stacks); null clears the highlight.
+    void setHighlightedStacks(std::shared_ptr<const std::vector<uint32_t>> sortedStacks);
 
     // Additions beyond the shell's interface: row height (lane height in pixels), expanding
     // every row, the keyboard help dialog, running a key's action, and the parts, for tests

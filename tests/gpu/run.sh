@@ -6,6 +6,7 @@
 #
 #   tests/gpu/run.sh            results in $OUT (default ./gpu-results): results.txt, reports/
 #   SIGHTLINE_GPU_ONLY=metrics tests/gpu/run.sh     the GPU metrics section alone
+#   SIGHTLINE_GPU_ONLY=cpu tests/gpu/run.sh         the CPU sampling section alone
 #   GPU_METRICS_EXPECT_REFUSED=1 tests/gpu/run.sh   where the GPU refuses its counters (gVisor):
 #                                                   the metrics section checks the refusal only
 #
@@ -37,7 +38,8 @@ profile=("$sightline" profile)
 # SIGHTLINE_GPU_ONLY=metrics runs the GPU metrics section alone (the machine lines and the tally
 # still print); unset or empty, every section runs.
 only=${SIGHTLINE_GPU_ONLY:-}
-[ -z "$only" ] || [ "$only" = metrics ] || fail_setup "SIGHTLINE_GPU_ONLY=$only: only 'metrics' can run alone"
+[ -z "$only" ] || [ "$only" = metrics ] || [ "$only" = cpu ] \
+    || fail_setup "SIGHTLINE_GPU_ONLY=$only: only 'metrics' or 'cpu' can run alone"
 runs() { [ -z "$only" ] || [ "$only" = "$1" ]; }
 
 say "== machine"
@@ -156,6 +158,17 @@ if runs metrics; then
         grep -h '^gpu_metrics_torch' "$out/logs/gm-torch.txt" | tee -a "$results"
         check_metrics gm-torch torch 10000
     fi
+fi
+
+if runs cpu; then
+    say "== CPU samples and CUDA API backtraces (PyTorch, CPython's perf map)"
+    profile_run cpu-torch -t cuda,nvtx --cudabacktrace=sync:2000000 -- python3 "$here/cpu_sampling_torch.py" \
+        || say "FAIL cpu-torch: the program failed (see logs/cpu-torch.txt)"
+    python3 "$here/check_cpu_sampling.py" "$out/reports/cpu-torch.sqlite" 2000000 | tee -a "$results"
+    say "-- sampling overhead and processing rate (tests/bench/cpu_sampling.sh)"
+    g++ -O2 -fno-omit-frame-pointer -pthread -o "$out/bin/cpu_target_fp" "$root/tests/unit/collector/cpu_target.cpp" \
+        || fail_setup "g++ cpu_target.cpp"
+    CPU_TARGET="$out/bin/cpu_target_fp" RUNS=7 bash "$root/tests/bench/cpu_sampling.sh" "$build" | tee -a "$results"
 fi
 
 if [ -z "$only" ]; then

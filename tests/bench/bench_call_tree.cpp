@@ -1,0 +1,70 @@
+// Call tree figures: computeCallTrees over 10M CPU samples (target <= 0.5 s on one core of a
+// slow VM), for the whole trace, a range and one thread. The samples take STACKS distinct
+// stacks, random walks over a call graph (see below).
+//
+//   bench_call_tree [SAMPLES] [STACKS]     default 10000000 20000
+#include "bench_support.h"
+#include "model/build/trace_builder.h"
+#include "model/stats/call_tree.h"
+
+#include <cstdlib>
+#include <random>
+
+using namespace sightline;
+using namespace sightline::bench;
+
+int main(int argc, char** argv)
+{
+    const int64_t samples = argc > 1 ? std::atoll(argv[1]) : 10'000'000;
+    const int stacks = argc > 2 ? std::atoi(argv[2]) : 20000;
+    TraceBuilder builder;
+    std::mt19937 rng(5);
+    // A call graph of 2000 functions in 12 modules, each calling 2 to 6 others; a stack is a
+    // walk from main 8 to 60 calls deep, its leaf at one of 16 addresses. Walks share their
+    // outer frames, as real stacks do.
+    const int functionCount = 2000;
+    std::vector<std::vector<int>> callees(functionCount);
+    for (std::vector<int>& list : callees)
+        for (uint32_t c = 0, n = 2 + rng() % 5; c < n; ++c)
+            list.push_back(int(rng() % functionCount));
+    auto frameOf = [&](int function, uint64_t offset) {
+        return builder.cpuFrame({builder.intern("function_" + std::to_string(function)),
+            builder.intern("lib" + std::to_string(function % 12) + ".so"), offset, false});
+    };
+    std::vector<uint32_t> leaves;
+    for (int s = 0; s < stacks; ++s) {
+        uint32_t node = builder.cpuStackChild(kNoCallStack, frameOf(0, 0x40));
+        int function = 0;
+        for (uint32_t depth = 8 + rng() % 53; depth > 1; --depth) {
+            const std::vector<int>& list = callees[size_t(function)];
+            function = list[rng() % list.size()];
+            node = builder.cpuStackChild(node, frameOf(function, depth == 2 ? 0x100 + rng() % 16 : 0x80));
+        }
+        leaves.push_back(node);
+    }
+    for (int64_t i = 0; i < samples; ++i)
+        builder.addCpuSample({i * 100'000, Tid(uint32_t(1 + i % 8)), leaves[rng() % leaves.size()], 0});
+    const Trace trace = builder.build();
+
+    FigureTable table({shortCount(uint64_t(samples)) + " samples"});
+    auto measure = [&](const std::string& figure, const CallScope& scope, double limit) {
+        double best = 1e9;
+        CallTrees trees;
+        for (int run = 0; run < 3; ++run) {
+            const Stopwatch watch;
+            trees = computeCallTrees(trace, scope);
+            best = std::min(best, watch.seconds());
+        }
+        table.set(figure, format("<= %.2f s", limit), 0,
+            atMost(best, limit,
+                format("%.3f s (%s samples, %zu + %zu nodes)", best,
+                    shortCount(uint64_t(trees.samples)).c_str(), trees.topDown.nodes.size(),
+                    trees.bottomUp.nodes.size())));
+    };
+    measure("whole trace", {}, 0.5);
+    measure("a quarter of the time", {TimeRange {0, samples * 100'000 / 4}, std::nullopt}, 0.5);
+    measure("one thread of eight", {std::nullopt, std::vector<Tid> {Tid(3)}}, 0.5);
+    std::printf("%zu stack nodes, %d distinct sampled stacks\n", trace.cpu.stacks.size(), stacks);
+    table.print(stdout);
+    return 0;
+}

@@ -1,14 +1,17 @@
 // The program the CPU sampling tests profile (test_cpu_sampling.cpp). Its main thread spends
-// 70% of its CPU time in hot_a() and 30% in hot_b() for about 1.5 s; a second thread sleeps
-// through that time in one nanosleep; a third blocks on a mutex the main thread holds for the
-// first 0.8 s and prints how long it waited; a child started with fork+exec spins in
-// child_spin() for 0.4 s. Built twice: with frame pointers and without them (--backtrace=dwarf).
-// `cpu_target work ROUNDS THREADS` is the benchmarks' fixed CPU-bound work instead.
+// 70% of its CPU time in hot_a() and 30% in hot_b(), about 1.5 s of CPU time in all (fixed
+// work, calibrated on the thread's CPU clock); a second thread sleeps 1.6 s in one nanosleep; a
+// third blocks on a mutex the main thread holds for the first 0.8 s and prints how long it
+// waited; a child started with fork+exec spins in child_spin() for about 0.4 s of CPU time. Built twice: with
+// frame pointers and without them (--backtrace=dwarf). `cpu_target work ROUNDS THREADS` is the benchmarks'
+// fixed CPU-bound work instead.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <mutex>
 #include <string>
 #include <sys/syscall.h>
@@ -28,31 +31,53 @@ long threadId()
     return long(syscall(SYS_gettid));
 }
 
-// Arithmetic until `until`, checking the clock rarely so that the time is spent here.
-__attribute__((noinline)) void spinUntil(Clock::time_point until, uint64_t seed)
+// A fixed amount of arithmetic: the CPU time it takes does not depend on how often the thread
+// is preempted, so shares hold on a busy machine. Inlined, so that the time is spent in the
+// named functions themselves (a leaf without a frame of its own would hide its caller from a
+// frame-pointer walk).
+__attribute__((always_inline)) inline void spinRounds(uint64_t rounds, uint64_t seed)
 {
     uint64_t x = seed;
-    while (Clock::now() < until)
+    for (uint64_t r = 0; r < rounds; ++r)
         for (int i = 0; i < 20000; ++i)
             x = x * 6364136223846793005ull + 1442695040888963407ull;
     g_sink = g_sink + x;
 }
 
+double threadCpuSeconds()
+{
+    timespec t {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
+
+// How many rounds of spinRounds take a millisecond of this thread's CPU time.
+__attribute__((noinline)) uint64_t roundsPerMillisecond()
+{
+    const double start = threadCpuSeconds();
+    uint64_t rounds = 0;
+    while (threadCpuSeconds() - start < 0.05) {
+        spinRounds(10, 7);
+        rounds += 10;
+    }
+    return std::max<uint64_t>(1, rounds / 50);
+}
+
 } // namespace
 
-extern "C" __attribute__((noinline)) void hot_a(Clock::duration d)
+extern "C" __attribute__((noinline)) void hot_a(uint64_t rounds)
 {
-    spinUntil(Clock::now() + d, 1);
+    spinRounds(rounds, 1);
     g_sink = g_sink + 1; // work after the call keeps this frame (no tail jump)
 }
-extern "C" __attribute__((noinline)) void hot_b(Clock::duration d)
+extern "C" __attribute__((noinline)) void hot_b(uint64_t rounds)
 {
-    spinUntil(Clock::now() + d, 2);
+    spinRounds(rounds, 2);
     g_sink = g_sink + 2; // work after the call keeps this frame (no tail jump)
 }
-extern "C" __attribute__((noinline)) void child_spin(Clock::duration d)
+extern "C" __attribute__((noinline)) void child_spin(uint64_t rounds)
 {
-    spinUntil(Clock::now() + d, 3);
+    spinRounds(rounds, 3);
     g_sink = g_sink + 3; // work after the call keeps this frame (no tail jump)
 }
 
@@ -83,7 +108,7 @@ int main(int argc, char** argv)
 {
     using namespace std::chrono_literals;
     if (argc > 1 && strcmp(argv[1], "child") == 0) {
-        child_spin(400ms);
+        child_spin(400 * roundsPerMillisecond());
         return 0;
     }
     if (argc > 3 && strcmp(argv[1], "work") == 0) return runWork(std::stoull(argv[2]), std::atoi(argv[3]));
@@ -112,11 +137,12 @@ int main(int argc, char** argv)
         _exit(127);
     }
 
+    const uint64_t perMs = roundsPerMillisecond();
     const auto start = Clock::now();
     bool released = false;
-    while (Clock::now() - start < 1500ms) {
-        hot_a(7ms);
-        hot_b(3ms);
+    for (int i = 0; i < 150; ++i) { // 1.5 s of CPU time, 70% in hot_a
+        hot_a(7 * perMs);
+        hot_b(3 * perMs);
         if (!released && Clock::now() - start >= 800ms) {
             gate.unlock();
             released = true;

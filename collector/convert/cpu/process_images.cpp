@@ -284,11 +284,17 @@ ProcessImage& ProcessImages::current(uint32_t pid)
 
 ProcessImage& ProcessImages::at(uint32_t pid, uint64_t time)
 {
+    // Consecutive samples are mostly of one process and one image: answer those from the last.
+    if (m_last.image && m_last.pid == pid && time >= m_last.since && time < m_last.until)
+        return *m_last.image;
     std::vector<Generation>& generations = m_images[pid];
     if (generations.empty()) return current(pid);
     auto it = std::upper_bound(generations.begin(), generations.end(), time,
         [](uint64_t t, const Generation& g) { return t < g.since; });
-    return *(it == generations.begin() ? generations.front().image : std::prev(it)->image);
+    const auto found = it == generations.begin() ? generations.begin() : std::prev(it);
+    const auto next = std::next(found);
+    m_last = {pid, found->since, next == generations.end() ? UINT64_MAX : next->since, found->image.get()};
+    return *found->image;
 }
 
 } // namespace sightline::collector

@@ -104,6 +104,12 @@ private:
     };
     ProcessImage& current(uint32_t pid);
     std::map<uint32_t, std::vector<Generation>> m_images; // per pid, in time order
+    struct LastFound
+    {
+        uint32_t pid = 0;
+        uint64_t since = 0, until = 0;
+        ProcessImage* image = nullptr;
+    } m_last; // the image at() found last, valid over [since, until)
 };
 
 } // namespace sightline::collector

@@ -89,8 +89,11 @@ std::vector<ThreadStateInterval> threadStatesOf(const StateInput& input)
 
     // Where each thread was first seen: a thread whose first record is a switch out ran since.
     std::map<uint32_t, uint64_t> firstSeen;
-    for (const PerfSample& s : recording.samples)
-        firstSeen.try_emplace(s.tid, s.time); // samples are in time order
+    uint32_t previousTid = UINT32_MAX; // samples of one thread come in runs: look up once per run
+    for (const PerfSample& s : recording.samples) {
+        if (s.tid != previousTid) firstSeen.try_emplace(s.tid, s.time); // samples are in time order
+        previousTid = s.tid;
+    }
     for (const PerfThreadEvent& e : recording.threadEvents) {
         auto [it, added] = firstSeen.try_emplace(e.tid, e.time);
         if (!added) it->second = std::min(it->second, e.time);

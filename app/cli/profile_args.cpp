@@ -137,7 +137,6 @@ Status applyCudaBacktrace(ProfileOptions& o, const std::string& value, const std
                 bad + "use all, kernel, memory, sync or none, with an optional :THRESHOLD_NS");
     }
     o.cudaBacktrace = spec;
-    o.cudaBacktraceText = value;
     return {};
 }
 

@@ -36,7 +36,13 @@ KeyValueList ProfileOptions::asMetadata() const
     list.emplace_back("cpuctxsw", cpu.contextSwitches ? "process-tree" : "none");
     const char* backtraces[] = {"fp", "dwarf", "none"};
     list.emplace_back("backtrace", backtraces[int(cpu.backtrace)]);
-    if (cudaBacktrace.any()) list.emplace_back("cudabacktrace", cudaBacktraceText);
+    if (cudaBacktrace.any()) {
+        std::string kinds;
+        for (auto [on, name] : {std::pair(cudaBacktrace.kernel, "kernel"),
+                 std::pair(cudaBacktrace.memory, "memory"), std::pair(cudaBacktrace.sync, "sync")})
+            if (on) kinds += (kinds.empty() ? "" : ",") + std::string(name);
+        list.emplace_back("cudabacktrace", kinds + ":" + std::to_string(cudaBacktrace.thresholdNs));
+    }
     return list;
 }
 

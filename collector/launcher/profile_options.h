@@ -40,7 +40,6 @@ struct ProfileOptions
     // --cpuctxsw, --backtrace; --cudabacktrace picks the CUDA API calls that get a stack.
     CpuRecordingOptions cpu;
     CudaBacktraceSpec cudaBacktrace;
-    std::string cudaBacktraceText = "none"; // as given, for the metadata
 
     std::string traceList() const; // "cuda,nvtx,osrt" or "none"
     // The options as the report's metadata lists them.

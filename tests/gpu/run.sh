@@ -7,6 +7,8 @@
 #   tests/gpu/run.sh            results in $OUT (default ./gpu-results): results.txt, reports/
 #   SIGHTLINE_GPU_ONLY=metrics tests/gpu/run.sh     the GPU metrics section alone
 #   SIGHTLINE_GPU_ONLY=cpu tests/gpu/run.sh         the CPU sampling section alone
+#   SIGHTLINE_GPU_ONLY=core tests/gpu/run.sh        everything but those two (each call fits in
+#                                                   10 minutes on a machine that limits calls)
 #   GPU_METRICS_EXPECT_REFUSED=1 tests/gpu/run.sh   where the GPU refuses its counters (gVisor):
 #                                                   the metrics section checks the refusal only
 #
@@ -35,11 +37,11 @@ sightline="$build/bin/sightline"
 "$sightline" profile --help > /dev/null 2>&1 || fail_setup "$sightline was built without the collector"
 profile=("$sightline" profile)
 
-# SIGHTLINE_GPU_ONLY=metrics runs the GPU metrics section alone (the machine lines and the tally
-# still print); unset or empty, every section runs.
+# SIGHTLINE_GPU_ONLY=core|metrics|cpu runs that part alone (the machine lines and the tally still
+# print); unset or empty, every section runs.
 only=${SIGHTLINE_GPU_ONLY:-}
-[ -z "$only" ] || [ "$only" = metrics ] || [ "$only" = cpu ] \
-    || fail_setup "SIGHTLINE_GPU_ONLY=$only: only 'metrics' or 'cpu' can run alone"
+[ -z "$only" ] || [ "$only" = metrics ] || [ "$only" = cpu ] || [ "$only" = core ] \
+    || fail_setup "SIGHTLINE_GPU_ONLY=$only: only 'core', 'metrics' or 'cpu' can run alone"
 runs() { [ -z "$only" ] || [ "$only" = "$1" ]; }
 
 say "== machine"
@@ -48,7 +50,7 @@ say "nvcc: $("$cuda/bin/nvcc" --version | tail -1)"
 say "torch: $(python3 -c 'import torch; print(torch.__version__, "cuda", torch.version.cuda)' 2>&1 | tail -1)"
 say "profiler: ${profile[*]}"
 
-if [ -z "$only" ]; then
+if runs core; then
     say "== build"
     for program in reduction copies graph capture_range launch_rate driver_launch; do
         "$cuda/bin/nvcc" -O2 -std=c++17 -arch=native -I"$here" -I"$cuda/include" -o "$out/bin/$program" \
@@ -78,7 +80,7 @@ check() {
     python3 "$here/check_report.py" "$mode" "$out/reports/$name.sqlite" "$@" 2>&1 | tee -a "$results"
 }
 
-if [ -z "$only" ]; then
+if runs core; then
     say "== CUDA programs"
     for streams in 1 4 8; do
         name="reduction-$streams"
@@ -171,7 +173,7 @@ if runs cpu; then
     CPU_TARGET="$out/bin/cpu_target_fp" RUNS=7 bash "$root/tests/bench/cpu_sampling.sh" "$build" | tee -a "$results"
 fi
 
-if [ -z "$only" ]; then
+if runs core; then
     say "== PyTorch loop against torch.profiler"
     python3 "$here/torch_loop.py" --mode torchprof --out "$out/reports/torch-profiler.json" > "$out/logs/torch-profiler.txt" 2>&1 \
         || say "FAIL torch: torch.profiler run failed (see logs/torch-profiler.txt)"

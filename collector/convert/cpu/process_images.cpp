@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <fstream>
 #include <gelf.h>
+#include <set>
 #include <unistd.h>
 
 namespace sightline::collector {
@@ -141,10 +142,10 @@ Dwfl* ProcessImage::dwfl()
     m_dwfl = dwfl_begin(&kOfflineCallbacks);
     if (!m_dwfl) return nullptr;
     dwfl_report_begin(m_dwfl);
-    std::map<std::string, bool> reported;
+    std::set<std::string> reported;
     for (const auto& [start, mapping] : m_mappings) {
         if (!isFile(mapping.path) || reported.count(mapping.path)) continue;
-        reported[mapping.path] = true;
+        reported.insert(mapping.path);
         uint64_t base = 0;
         if (!placementOf(mapping, base)) {
             m_problems.push_back(mapping.path + ": not a readable ELF file");

@@ -1,0 +1,137 @@
+// The CPU recording file read back (collector/convert/cpu/perf_records.h): kernel records of a
+// hand-built file parse into samples and thread events; a file cut short keeps its complete
+// chunks; damaged records and foreign files give a sentence, never a crash.
+#include "../../test_paths.h"
+#include "collector/convert/cpu/perf_records.h"
+
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <fstream>
+#include <linux/perf_event.h>
+
+using namespace sightline;
+using namespace sightline::collector;
+namespace file = spool::cpu_recording;
+
+namespace {
+
+constexpr uint64_t kClockId = 77;
+
+template <class T> void put(std::string& out, T value)
+{
+    out.append(reinterpret_cast<const char*>(&value), sizeof(value));
+}
+
+// A sample of the cpu-clock event at `time` on thread 42 with a two-frame user stack.
+std::string sampleRecord(uint64_t time)
+{
+    std::string body;
+    put(body, kClockId); // identifier
+    put(body, uint64_t(0x401000)); // ip
+    put(body, uint32_t(40)); // pid
+    put(body, uint32_t(42)); // tid
+    put(body, time);
+    put(body, uint32_t(1)); // cpu
+    put(body, uint32_t(0));
+    put(body, uint64_t(3)); // callchain: the user marker and two addresses
+    put(body, uint64_t(PERF_CONTEXT_USER));
+    put(body, uint64_t(0x401000));
+    put(body, uint64_t(0x402000));
+    std::string record;
+    put(record, perf_event_header {PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, uint16_t(8 + body.size())});
+    return record + body;
+}
+
+std::string switchRecord(uint64_t time, bool out)
+{
+    std::string record;
+    put(record,
+        perf_event_header {PERF_RECORD_SWITCH, uint16_t(out ? PERF_RECORD_MISC_SWITCH_OUT : 0), 8 + 32});
+    put(record, uint32_t(40));
+    put(record, uint32_t(42));
+    put(record, time);
+    put(record, uint32_t(1));
+    put(record, uint32_t(0));
+    put(record, kClockId);
+    return record;
+}
+
+std::string recording(const std::string& records)
+{
+    std::string bytes;
+    file::FileHeader header {};
+    memcpy(header.magic, file::kMagic.data(), file::kMagic.size());
+    header.version = file::kVersion;
+    header.eventCount = 1;
+    header.sampleType = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME
+        | PERF_SAMPLE_CPU | PERF_SAMPLE_CALLCHAIN;
+    header.samplingPeriodNs = 1'000'000;
+    put(bytes, header);
+    put(bytes, file::EventEntry {kClockId, uint32_t(file::EventRole::CpuClock), 1});
+    put(bytes, uint32_t(1));
+    put(bytes, uint32_t(records.size()));
+    return bytes + records;
+}
+
+std::string written(const std::string& name, const std::string& bytes)
+{
+    const auto dir = test::scratchDir(name);
+    const std::string path = (dir / file::kFileName).string();
+    std::ofstream(path, std::ios::binary) << bytes;
+    return path;
+}
+
+} // namespace
+
+TEST_CASE("a CPU recording's kernel records parse into samples and switches", "[collector][cpu]")
+{
+    const std::string records = sampleRecord(2000) + switchRecord(1000, false) + switchRecord(3000, true);
+    const Result<PerfRecording> read = readPerfRecording(written("perf_records_good", recording(records)));
+    REQUIRE(read);
+    REQUIRE(read.value().samples.size() == 1);
+    const PerfSample& s = read.value().samples[0];
+    CHECK((s.pid == 40 && s.tid == 42 && s.time == 2000 && s.cpu == 1 && !s.kernelIp));
+    CHECK(std::vector<uint64_t>(s.userChain.begin(), s.userChain.end())
+        == std::vector<uint64_t> {0x401000, 0x402000});
+    REQUIRE(read.value().threadEvents.size() == 2);
+    CHECK(read.value().threadEvents[0].kind == PerfThreadEvent::Kind::SwitchIn); // sorted by time
+    CHECK(read.value().threadEvents[1].kind == PerfThreadEvent::Kind::SwitchOut);
+    CHECK(read.value().diagnostics.empty());
+}
+
+TEST_CASE("a damaged, cut or foreign CPU recording gives a sentence, not a crash", "[collector][cpu]")
+{
+    const std::string good = recording(sampleRecord(2000) + switchRecord(3000, true));
+
+    // Cut inside the chunk: nothing of it is trusted, and the sentence says so.
+    const Result<PerfRecording> cut
+        = readPerfRecording(written("perf_records_cut", good.substr(0, good.size() - 5)));
+    REQUIRE(cut);
+    CHECK(cut.value().samples.empty());
+    REQUIRE(cut.value().diagnostics.size() == 1);
+    CHECK(cut.value().diagnostics[0].find("cut short") != std::string::npos);
+
+    // A callchain claiming more addresses than its record holds.
+    std::string lying = sampleRecord(2000);
+    const uint64_t huge = uint64_t(1) << 60;
+    memcpy(lying.data() + 8 + 40, &huge, sizeof(huge));
+    const Result<PerfRecording> damaged
+        = readPerfRecording(written("perf_records_damaged", recording(lying)));
+    REQUIRE(damaged);
+    CHECK(damaged.value().samples.empty());
+    REQUIRE(damaged.value().diagnostics.size() == 1);
+    CHECK(damaged.value().diagnostics[0].find("damaged") != std::string::npos);
+
+    // Every single-byte corruption of the records reads without crashing.
+    for (size_t i = 48 + 16; i < good.size(); ++i) {
+        std::string flipped = good;
+        flipped[i] = char(flipped[i] ^ 0xA5);
+        CHECK_NOTHROW(readPerfRecording(written("perf_records_flipped", flipped)));
+    }
+
+    const Result<PerfRecording> foreign
+        = readPerfRecording(written("perf_records_foreign", std::string(100, 'x')));
+    REQUIRE_FALSE(foreign);
+    CHECK(foreign.error().find("not a CPU recording") != std::string::npos);
+    CHECK(foreign.error().find(file::kFileName) != std::string::npos);
+}

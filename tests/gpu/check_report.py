@@ -37,9 +37,9 @@ class Report:
     def __init__(self, path):
         self.db = sqlite3.connect(path)
         self.strings = dict(self.rows("SELECT id, value FROM StringIds"))
-        self.kernels = [dict(zip(("start", "end", "corr", "gpid", "short", "name", "graph", "stream"), r)) for r in self.rows(
-            "SELECT start, end, correlationId, globalPid, shortName, demangledName, graphId, streamId "
-            "FROM CUPTI_ACTIVITY_KIND_KERNEL")]
+        self.kernels = [dict(zip(("start", "end", "corr", "gpid", "short", "name", "graph", "stream", "device"), r))
+                        for r in self.rows("SELECT start, end, correlationId, globalPid, shortName, demangledName, "
+                                           "graphId, streamId, deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL")]
         for k in self.kernels:
             k["short"] = self.strings.get(k["short"], "?")
             k["name"] = self.strings.get(k["name"], "?")

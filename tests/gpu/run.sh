@@ -7,7 +7,9 @@
 #   tests/gpu/run.sh            results in $OUT (default ./gpu-results): results.txt, reports/
 #   SIGHTLINE_GPU_ONLY=metrics tests/gpu/run.sh     the GPU metrics section alone
 #   SIGHTLINE_GPU_ONLY=cpu tests/gpu/run.sh         the CPU sampling section alone
-#   SIGHTLINE_GPU_ONLY=core tests/gpu/run.sh        everything but those two (each call fits in
+#   SIGHTLINE_GPU_ONLY=multigpu tests/gpu/run.sh    the 2-GPU data-parallel step alone (torchrun,
+#                                                   NCCL; skipped where fewer than 2 GPUs are)
+#   SIGHTLINE_GPU_ONLY=core tests/gpu/run.sh        everything but those three (each call fits in
 #                                                   10 minutes on a machine that limits calls)
 #   GPU_METRICS_EXPECT_REFUSED=1 tests/gpu/run.sh   where the GPU refuses its counters (gVisor):
 #                                                   the metrics section checks the refusal only
@@ -37,11 +39,13 @@ sightline="$build/bin/sightline"
 "$sightline" profile --help > /dev/null 2>&1 || fail_setup "$sightline was built without the collector"
 profile=("$sightline" profile)
 
-# SIGHTLINE_GPU_ONLY=core|metrics|cpu runs that part alone (the machine lines and the tally still
-# print); unset or empty, every section runs.
+# SIGHTLINE_GPU_ONLY=core|metrics|cpu|multigpu runs that part alone (the machine lines and the
+# tally still print); unset or empty, every section runs.
 only=${SIGHTLINE_GPU_ONLY:-}
-[ -z "$only" ] || [ "$only" = metrics ] || [ "$only" = cpu ] || [ "$only" = core ] \
-    || fail_setup "SIGHTLINE_GPU_ONLY=$only: only 'core', 'metrics' or 'cpu' can run alone"
+case "$only" in
+    "" | core | metrics | cpu | multigpu) ;;
+    *) fail_setup "SIGHTLINE_GPU_ONLY=$only: only 'core', 'metrics', 'cpu' or 'multigpu' can run alone" ;;
+esac
 runs() { [ -z "$only" ] || [ "$only" = "$1" ]; }
 
 say "== machine"
@@ -171,6 +175,32 @@ if runs cpu; then
     g++ -O2 -fno-omit-frame-pointer -pthread -o "$out/bin/cpu_target_fp" "$root/tests/unit/collector/cpu_target.cpp" \
         || fail_setup "g++ cpu_target.cpp"
     CPU_TARGET="$out/bin/cpu_target_fp" RUNS=7 bash "$root/tests/bench/cpu_sampling.sh" "$build" | tee -a "$results"
+fi
+
+if runs multigpu; then
+    say "== 2-GPU data-parallel step: torchrun, DistributedDataParallel over NCCL, GPU metrics of both"
+    gpus=$(nvidia-smi --list-gpus 2> /dev/null | wc -l)
+    if [ "$gpus" -lt 2 ]; then
+        say "skipped: $gpus GPU(s) here, the 2-GPU step needs 2"
+    else
+        # NVLink multicast stays off: a program that uses it can take a shared host's GPUs down.
+        export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+        ranks="$out/reports/ddp-ranks"
+        mkdir -p "$ranks"
+        torchrun=(torchrun)
+        command -v torchrun > /dev/null || torchrun=(python3 -m torch.distributed.run)
+        torchrun+=(--standalone --nproc_per_node=2 "$here/ddp_step.py" --out "$ranks")
+        timeout 300 "${torchrun[@]}" --mode torchprof > "$out/logs/ddp-torchprof.txt" 2>&1 \
+            || say "FAIL multi-gpu: the torch.profiler run failed (see logs/ddp-torchprof.txt)"
+        timeout 300 "${profile[@]}" -f -o "$out/reports/ddp.rep" -t cuda,nvtx,osrt --gpu-metrics-devices=all \
+            "${torchrun[@]}" --mode sightline > "$out/logs/ddp.txt" 2>&1 \
+            || say "FAIL multi-gpu: the profiled run failed (see logs/ddp.txt)"
+        grep -h -E '^(ddp step|device [0-9]|gpu_metrics)' "$out/logs/ddp-torchprof.txt" "$out/logs/ddp.txt" | tee -a "$results"
+        "$sightline" export --type sqlite -f -o "$out/reports/ddp.sqlite" "$out/reports/ddp.rep" >> "$out/logs/ddp.txt" 2>&1 \
+            || say "FAIL multi-gpu: export to SQLite (see logs/ddp.txt)"
+        (cd "$here" && python3 check_multi_gpu.py "$sightline" "$out/reports/ddp.rep" "$out/reports/ddp.sqlite" "$ranks") \
+            2>&1 | tee -a "$results"
+    fi
 fi
 
 if runs core; then

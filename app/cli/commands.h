@@ -9,6 +9,7 @@ namespace sightline::cli {
 
 int runInfo(const std::vector<std::string>& args);
 int runStats(const std::vector<std::string>& args);
+int runAnalyze(const std::vector<std::string>& args);
 int runExport(const std::vector<std::string>& args);
 int runImport(const std::vector<std::string>& args);
 // Only in builds with the collector (SIGHTLINE_WITH_COLLECTOR).

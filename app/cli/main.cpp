@@ -19,6 +19,7 @@ constexpr std::string_view kUsage
 #endif
       "  info     metadata, event counts per kind, time span and diagnostics of a report\n"
       "  stats    nsys-style summary tables (cuda_api_sum, cuda_gpu_kern_sum, ...)\n"
+      "  analyze  what limits the program: a verdict, GPU time and findings with their evidence\n"
       "  export   write a report as Nsight Systems SQLite, Chrome trace JSON or CSV\n"
       "  import   convert an Nsight Systems SQLite export or a PyTorch profiler JSON trace to .rep\n"
       "\n"
@@ -42,6 +43,7 @@ int main(int argc, char** argv)
     args.erase(args.begin());
     if (command == "info") return sightline::cli::runInfo(args);
     if (command == "stats") return sightline::cli::runStats(args);
+    if (command == "analyze") return sightline::cli::runAnalyze(args);
     if (command == "export") return sightline::cli::runExport(args);
     if (command == "import") return sightline::cli::runImport(args);
     if (command == "profile") {

@@ -7,9 +7,11 @@
 #   tests/gpu/run.sh            results in $OUT (default ./gpu-results): results.txt, reports/
 #   SIGHTLINE_GPU_ONLY=metrics tests/gpu/run.sh     the GPU metrics section alone
 #   SIGHTLINE_GPU_ONLY=cpu tests/gpu/run.sh         the CPU sampling section alone
+#   SIGHTLINE_GPU_ONLY=diagnosis tests/gpu/run.sh   `sightline analyze` on five programs, each limited
+#                                                   by one thing (bottlenecks.cu, check_diagnosis.py)
 #   SIGHTLINE_GPU_ONLY=multigpu tests/gpu/run.sh    the 2-GPU data-parallel step alone (torchrun,
 #                                                   NCCL; skipped where fewer than 2 GPUs are)
-#   SIGHTLINE_GPU_ONLY=core tests/gpu/run.sh        everything but those three (each call fits in
+#   SIGHTLINE_GPU_ONLY=core tests/gpu/run.sh        everything but those four (each call fits in
 #                                                   10 minutes on a machine that limits calls)
 #   GPU_METRICS_EXPECT_REFUSED=1 tests/gpu/run.sh   where the GPU refuses its counters (gVisor):
 #                                                   the metrics section checks the refusal only
@@ -39,12 +41,12 @@ sightline="$build/bin/sightline"
 "$sightline" profile --help > /dev/null 2>&1 || fail_setup "$sightline was built without the collector"
 profile=("$sightline" profile)
 
-# SIGHTLINE_GPU_ONLY=core|metrics|cpu|multigpu runs that part alone (the machine lines and the
+# SIGHTLINE_GPU_ONLY=core|metrics|cpu|diagnosis|multigpu runs that part alone (the machine lines and the
 # tally still print); unset or empty, every section runs.
 only=${SIGHTLINE_GPU_ONLY:-}
 case "$only" in
-    "" | core | metrics | cpu | multigpu) ;;
-    *) fail_setup "SIGHTLINE_GPU_ONLY=$only: only 'core', 'metrics', 'cpu' or 'multigpu' can run alone" ;;
+    "" | core | metrics | cpu | diagnosis | multigpu) ;;
+    *) fail_setup "SIGHTLINE_GPU_ONLY=$only: only 'core', 'metrics', 'cpu', 'diagnosis' or 'multigpu' can run alone" ;;
 esac
 runs() { [ -z "$only" ] || [ "$only" = "$1" ]; }
 
@@ -175,6 +177,20 @@ if runs cpu; then
     g++ -O2 -fno-omit-frame-pointer -pthread -o "$out/bin/cpu_target_fp" "$root/tests/unit/collector/cpu_target.cpp" \
         || fail_setup "g++ cpu_target.cpp"
     CPU_TARGET="$out/bin/cpu_target_fp" RUNS=7 bash "$root/tests/bench/cpu_sampling.sh" "$build" | tee -a "$results"
+fi
+
+if runs diagnosis; then
+    say "== diagnosis: sightline analyze on programs limited by copies, launches, synchronization, compute"
+    if "$cuda/bin/nvcc" -O2 -std=c++17 -arch=native -I"$here" -I"$cuda/include" -o "$out/bin/bottlenecks" \
+        "$here/bottlenecks.cu" -lcuda > "$out/logs/build-bottlenecks.txt" 2>&1; then
+        for mode in pageable pinned-streams launch-bound sync-bound compute-bound; do
+            "${profile[@]}" -f -o "$out/reports/$mode.rep" -t cuda,nvtx,osrt "$out/bin/bottlenecks" "$mode" \
+                > "$out/logs/diagnosis-$mode.txt" 2>&1 || say "FAIL diagnosis $mode: the program failed (see logs/diagnosis-$mode.txt)"
+        done
+        python3 "$here/check_diagnosis.py" "$sightline" "$out/reports" 2>&1 | tee -a "$results"
+    else
+        say "FAIL diagnosis: nvcc bottlenecks.cu (see logs/build-bottlenecks.txt)"
+    fi
 fi
 
 if runs multigpu; then

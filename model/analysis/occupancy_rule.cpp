@@ -1,0 +1,119 @@
+// Theoretical occupancy per kernel name, from its launch configuration and its device's limits
+// (occupancy.h), and the rule that flags kernel names below the threshold. A name launched
+// with several configurations is judged by the one it was launched with most.
+#include "model/analysis/finding_text.h"
+#include "model/analysis/occupancy.h"
+#include "model/analysis/rules.h"
+#include "model/text/time_text.h"
+
+#include <algorithm>
+#include <map>
+
+namespace sightline {
+
+namespace {
+
+struct NameOnDevice
+{
+    uint32_t name = 0;
+    uint32_t device = 0;
+    friend auto operator<=>(const NameOnDevice&, const NameOnDevice&) = default;
+};
+
+struct Launches
+{
+    size_t count = 0;
+    EventRef longest;
+    Duration longestLength = -1;
+};
+
+} // namespace
+
+std::vector<KernelOccupancy> occupancyByKernel(const AnalysisContext& context)
+{
+    const Trace& trace = context.trace;
+    // Launches per (device, descriptor), then the most used descriptor per (name, device).
+    std::map<std::pair<uint32_t, uint32_t>, size_t> byDescriptor;
+    for (TrackId id : context.tracksOf(TrackKind::Kernels)) {
+        const Track& track = trace.track(id);
+        for (uint32_t i = 0; i < track.size(); ++i)
+            if (context.inScope(track.events.start[i]))
+                ++byDescriptor[{track.key.device.value, track.events.detail[i]}];
+    }
+    std::map<NameOnDevice, std::pair<size_t, uint32_t>> chosen; // -> (launches of all configs, descriptor)
+    std::map<NameOnDevice, size_t> mostOfOne;
+    for (const auto& [key, count] : byDescriptor) {
+        const NameOnDevice name {trace.kernelLaunches[key.second].shortName.value, key.first};
+        auto& entry = chosen[name];
+        entry.first += count;
+        if (count > mostOfOne[name]) {
+            mostOfOne[name] = count;
+            entry.second = key.second;
+        }
+    }
+    std::vector<KernelOccupancy> out;
+    for (const auto& [name, entry] : chosen) {
+        const Gpu* gpu = trace.findGpu(DeviceId(name.device));
+        if (!gpu) continue;
+        const std::optional<OccupancyResult> result
+            = theoreticalOccupancy(trace.kernelLaunches[entry.second], *gpu);
+        if (!result) continue;
+        out.push_back({StringId(name.name), DeviceId(name.device), result->theoretical,
+            std::string(result->limiter), entry.first});
+    }
+    std::sort(out.begin(), out.end(), [&](const KernelOccupancy& a, const KernelOccupancy& b) {
+        return a.launches != b.launches ? a.launches > b.launches
+                                        : context.text(a.name) < context.text(b.name);
+    });
+    return out;
+}
+
+void ruleLowOccupancy(const AnalysisContext& context, AnalysisResult& result)
+{
+    const Trace& trace = context.trace;
+    std::map<NameOnDevice, const KernelOccupancy*> low;
+    const std::vector<KernelOccupancy> all = occupancyByKernel(context);
+    for (const KernelOccupancy& k : all)
+        if (k.theoretical * 100 < context.options.occupancyThreshold)
+            low[{k.name.value, k.device.value}] = &k;
+    if (low.empty()) return;
+    // The longest instance of each flagged name is its evidence.
+    std::map<NameOnDevice, Launches> instances;
+    for (TrackId id : context.tracksOf(TrackKind::Kernels)) {
+        const Track& track = trace.track(id);
+        for (uint32_t i = 0; i < track.size(); ++i) {
+            if (!context.inScope(track.events.start[i])) continue;
+            const NameOnDevice name {
+                trace.kernelLaunches[track.events.detail[i]].shortName.value, track.key.device.value};
+            if (!low.contains(name)) continue;
+            Launches& l = instances[name];
+            ++l.count;
+            if (track.duration(i) > l.longestLength) {
+                l.longestLength = track.duration(i);
+                l.longest = {id, i};
+            }
+        }
+    }
+    std::vector<Evidence> evidence;
+    for (const auto& [name, launches] : instances) {
+        const KernelOccupancy& k = *low.at(name);
+        const Track& track = trace.track(launches.longest.track);
+        evidence.push_back({launches.longest,
+            {track.events.start[launches.longest.index], track.events.end[launches.longest.index]},
+            sentence("%s: %.0f%% theoretical occupancy, limited by %s (%zu launches)",
+                std::string(context.text(k.name)).c_str(), k.theoretical * 100, k.limiter.c_str(),
+                k.launches)});
+    }
+    Finding finding {"low_occupancy", Severity::Info, {}, {}, {}, 0};
+    const size_t count = evidence.size();
+    setEvidence(finding, std::move(evidence), context.options.evidenceLimit);
+    finding.summary = sentence("%s can keep less than %.0f%% of the GPU's warps resident, by their launch "
+                               "configuration; the longest: %s.",
+        counted(count, "kernel name", "kernel names").c_str(), context.options.occupancyThreshold,
+        finding.evidence.front().label.c_str());
+    finding.advice = "Where these kernels matter, use fewer registers per thread (__launch_bounds__ or "
+                     "-maxrregcount), less shared memory per block, or larger blocks.";
+    result.findings.push_back(std::move(finding));
+}
+
+} // namespace sightline

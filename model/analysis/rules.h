@@ -1,0 +1,36 @@
+// The rule functions rule_catalog.cpp lists (one file per family) and the facts beside the
+// findings that analyze() always computes. Each rule appends at most one finding.
+#pragma once
+
+#include "model/analysis/analysis_context.h"
+
+namespace sightline {
+
+// api_rules.cpp: Nsight Systems' CUDA API rules.
+void ruleCudaMemcpyAsync(const AnalysisContext& context, AnalysisResult& result);
+void ruleCudaMemcpySync(const AnalysisContext& context, AnalysisResult& result);
+void ruleCudaMemsetSync(const AnalysisContext& context, AnalysisResult& result);
+void ruleCudaApiSync(const AnalysisContext& context, AnalysisResult& result);
+// Sightline's: every copy from or to pageable memory, synchronous or not.
+void rulePageableCopies(const AnalysisContext& context, AnalysisResult& result);
+
+// gpu_rules.cpp: Nsight Systems' GPU idle rules and the idle breakdown.
+void ruleGpuGaps(const AnalysisContext& context, AnalysisResult& result);
+void ruleGpuTimeUtil(const AnalysisContext& context, AnalysisResult& result);
+void ruleGpuIdleBreakdown(const AnalysisContext& context, AnalysisResult& result);
+
+// launch_rules.cpp: kernels shorter than their launch, and the launch statistics.
+void ruleLaunchBoundKernels(const AnalysisContext& context, AnalysisResult& result);
+std::vector<KernelLaunchStats> launchStatistics(const AnalysisContext& context);
+
+// occupancy_rule.cpp: kernels whose launch configuration caps their occupancy.
+void ruleLowOccupancy(const AnalysisContext& context, AnalysisResult& result);
+std::vector<KernelOccupancy> occupancyByKernel(const AnalysisContext& context);
+
+// gpu_time.cpp: where a GPU's time went over a range (its active window within the scope).
+GpuTimeBreakdown gpuTimeBreakdown(const AnalysisContext& context, const GpuActivity& gpu, TimeRange range);
+
+// verdict.cpp: the dominant limit of the scope and of each top-level NVTX range name.
+std::vector<Verdict> verdicts(const AnalysisContext& context);
+
+} // namespace sightline

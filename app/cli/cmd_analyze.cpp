@@ -35,6 +35,7 @@ void printAnalyzeUsage(std::ostream& out)
            "      --util-threshold PCT    gpu_time_util: chunks busy less than PCT percent (default 50)\n"
            "      --chunks N              gpu_time_util: chunks per GPU (default 30)\n"
            "      --sync-threshold T      cuda_api_sync: calls at least T long (default 0: all)\n"
+           "      --cpu-gap-threshold T   cpu_bound_ranges: GPU idle gaps at least T long (default 1ms)\n"
            "      --occupancy-threshold PCT  low_occupancy: below PCT percent (default 50)\n"
            "  -h, --help                  show this help\n";
 }
@@ -59,7 +60,8 @@ std::optional<double> parseNumber(const std::string& text)
 std::optional<std::string> readThresholds(const Args& args, AnalysisOptions& options)
 {
     for (auto [name, target] : {std::pair {"gap-threshold", &options.gapThreshold},
-             std::pair {"sync-threshold", &options.syncThreshold}}) {
+             std::pair {"sync-threshold", &options.syncThreshold},
+             std::pair {"cpu-gap-threshold", &options.cpuGapThreshold}}) {
         if (const std::optional<std::string> text = args.value(name)) {
             const std::optional<Timestamp> value = parseTime(*text);
             if (!value || *value < 0)
@@ -116,7 +118,7 @@ int runAnalyze(const std::vector<std::string>& arguments)
     static constexpr OptionSpec kOptions[] = {{"rule", "r", true}, {"format", "f", true}, {"range", "", true},
         {"fail-on", "", true}, {"evidence", "", true}, {"gap-threshold", "", true},
         {"util-threshold", "", true}, {"chunks", "", true}, {"sync-threshold", "", true},
-        {"occupancy-threshold", "", true}, {"help", "h", false}};
+        {"cpu-gap-threshold", "", true}, {"occupancy-threshold", "", true}, {"help", "h", false}};
     const Result<Args> scanned = Args::scan(arguments, kOptions, OptionsEnd::AtDoubleDash);
     if (!scanned) return usageError("analyze", scanned.error());
     const Args& args = scanned.value();

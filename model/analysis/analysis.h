@@ -114,6 +114,7 @@ struct AnalysisOptions
     double utilizationThreshold = 50; // gpu_time_util: chunks below this % are reported
     int utilizationChunks = 30; // gpu_time_util: the scope is cut into this many chunks
     Duration syncThreshold = 0; // cuda_api_sync: calls at least this long (ns); 0: all, as nsys
+    Duration cpuGapThreshold = 1'000'000; // cpu_bound_ranges: GPU idle gaps at least this long (ns)
     double occupancyThreshold = 50; // low_occupancy: theoretical occupancy below this %
     size_t evidenceLimit = 1000; // at most this many pieces of evidence per finding
 };

@@ -58,6 +58,7 @@ public:
     TimeRange scope; // the options' range, or the trace's span
 
     bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
+    const std::atomic<bool>* cancelRequest() const { return m_cancel; }
     std::string_view text(StringId id) const { return trace.strings[id]; }
     // Whether an event starting at `t` belongs to the scope (the stats engine's rule).
     bool inScope(Timestamp t) const { return t >= scope.start && t < scope.end; }

@@ -50,6 +50,11 @@ const std::array kRules = {
         "queue's "
         "depth: the GPU finishes them faster than the CPU can queue more.",
         false, ruleLaunchBoundKernels},
+    RuleInfo {"cpu_bound_ranges", "The GPU waits for the CPU",
+        "Idle gaps of the busiest GPU, at least --cpu-gap-threshold long (default 1 ms), during which its launching "
+        "thread ran outside CUDA calls and on a CPU, with the functions its samples were in (needs CPU samples or "
+        "thread states).",
+        false, ruleCpuBoundRanges},
     RuleInfo {"low_occupancy", "Low theoretical occupancy",
         "Kernel names whose launch configuration (registers per thread, shared memory, block size) keeps "
         "fewer than "

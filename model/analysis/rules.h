@@ -27,6 +27,9 @@ std::vector<KernelLaunchStats> launchStatistics(const AnalysisContext& context);
 void ruleLowOccupancy(const AnalysisContext& context, AnalysisResult& result);
 std::vector<KernelOccupancy> occupancyByKernel(const AnalysisContext& context);
 
+// cpu_rule.cpp: GPU idle gaps the launching thread spent running its own code (CPU samples).
+void ruleCpuBoundRanges(const AnalysisContext& context, AnalysisResult& result);
+
 // gpu_time.cpp: where a GPU's time went over a range (its active window within the scope).
 GpuTimeBreakdown gpuTimeBreakdown(const AnalysisContext& context, const GpuActivity& gpu, TimeRange range);
 

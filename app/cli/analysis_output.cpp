@@ -92,6 +92,19 @@ void writeAnalysisText(
                 << ", " << averageOf(s.launchLatency, s.count) << ", " << s.shorterThanLaunch << "\n";
         }
     }
+    if (!result.occupancy.empty()) {
+        out << "\nOccupancy (kernel names by launches, top " << std::min(kLaunchRows, result.occupancy.size())
+            << " of " << result.occupancy.size()
+            << "): theoretical, what limits it, measured warp occupancy and SMs active\n";
+        for (size_t k = 0; k < std::min(kLaunchRows, result.occupancy.size()); ++k) {
+            const KernelOccupancy& o = result.occupancy[k];
+            out << "  " << trace.strings[o.name] << " (GPU " << o.device.value
+                << "): " << sentence("%.0f%%, %s", o.theoretical * 100, o.limiter.c_str())
+                << (o.warpOccupancy ? sentence(", %.1f%%, %.1f%%", *o.warpOccupancy, o.smsActive.value_or(0))
+                                    : std::string(", not measured"))
+                << "\n";
+        }
+    }
     if (result.cancelled) out << "\n(The analysis was cancelled; what is above is incomplete.)\n";
 }
 
@@ -168,6 +181,9 @@ void writeAnalysisJson(std::ostream& out, const Trace& trace, const AnalysisResu
         appendJsonNumber(s, "device", o.device.value);
         s += sentence("\"theoretical\":%.4f,", o.theoretical);
         appendJsonField(s, "limiter", o.limiter);
+        for (auto [name, value] : {std::pair {"sms_active", o.smsActive},
+                 std::pair {"warp_occupancy", o.warpOccupancy}, std::pair {"tensor_active", o.tensorActive}})
+            if (value) s += sentence("\"%s\":%.2f,", name, *value);
         appendJsonNumber(s, "launches", int64_t(o.launches), false);
         s += '}';
     }

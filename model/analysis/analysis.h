@@ -104,6 +104,8 @@ struct KernelOccupancy
     double theoretical = 0; // 0..1 of the device's warps per SM
     std::string limiter; // "registers", "shared memory", "block size", "blocks per SM" or "warps"
     size_t launches = 0;
+    // What GPU metrics measured while the name's kernels ran (all devices), when recorded: %.
+    std::optional<double> smsActive, warpOccupancy, tensorActive;
 };
 
 struct AnalysisOptions

@@ -1,9 +1,11 @@
 // Theoretical occupancy per kernel name, from its launch configuration and its device's limits
 // (occupancy.h), and the rule that flags kernel names below the threshold. A name launched
-// with several configurations is judged by the one it was launched with most.
+// with several configurations is judged by the one it was launched with most. With GPU metrics,
+// each name also gets the SMs Active, Warp Occupancy and Tensor Active measured while it ran.
 #include "model/analysis/finding_text.h"
 #include "model/analysis/occupancy.h"
 #include "model/analysis/rules.h"
+#include "model/stats/counter_stats.h"
 #include "model/text/time_text.h"
 
 #include <algorithm>
@@ -51,6 +53,8 @@ std::vector<KernelOccupancy> occupancyByKernel(const AnalysisContext& context)
             entry.second = key.second;
         }
     }
+    const std::map<StringId, KernelMetricMeans> measured
+        = kernelMetricMeans(trace, context.options.range, KernelNaming::Short);
     std::vector<KernelOccupancy> out;
     for (const auto& [name, entry] : chosen) {
         const Gpu* gpu = trace.findGpu(DeviceId(name.device));
@@ -58,8 +62,14 @@ std::vector<KernelOccupancy> occupancyByKernel(const AnalysisContext& context)
         const std::optional<OccupancyResult> result
             = theoreticalOccupancy(trace.kernelLaunches[entry.second], *gpu);
         if (!result) continue;
-        out.push_back({StringId(name.name), DeviceId(name.device), result->theoretical,
-            std::string(result->limiter), entry.first});
+        KernelOccupancy k {StringId(name.name), DeviceId(name.device), result->theoretical,
+            std::string(result->limiter), entry.first, {}, {}, {}};
+        if (const auto found = measured.find(StringId(name.name)); found != measured.end()) {
+            k.smsActive = found->second.smsActive;
+            k.warpOccupancy = found->second.warpOccupancy;
+            k.tensorActive = found->second.tensorActive;
+        }
+        out.push_back(std::move(k));
     }
     std::sort(out.begin(), out.end(), [&](const KernelOccupancy& a, const KernelOccupancy& b) {
         return a.launches != b.launches ? a.launches > b.launches
@@ -100,9 +110,10 @@ void ruleLowOccupancy(const AnalysisContext& context, AnalysisResult& result)
         const Track& track = trace.track(launches.longest.track);
         evidence.push_back({launches.longest,
             {track.events.start[launches.longest.index], track.events.end[launches.longest.index]},
-            sentence("%s: %.0f%% theoretical occupancy, limited by %s (%zu launches)",
-                std::string(context.text(k.name)).c_str(), k.theoretical * 100, k.limiter.c_str(),
-                k.launches)});
+            sentence("%s: %.0f%% theoretical occupancy, limited by %s (%zu launches)%s",
+                std::string(context.text(k.name)).c_str(), k.theoretical * 100, k.limiter.c_str(), k.launches,
+                k.warpOccupancy ? sentence("; measured warp occupancy %.1f%%", *k.warpOccupancy).c_str()
+                                : "")});
     }
     Finding finding {"low_occupancy", Severity::Info, {}, {}, {}, 0};
     const size_t count = evidence.size();

@@ -51,8 +51,10 @@ const std::array kRules = {
         "depth: the GPU finishes them faster than the CPU can queue more.",
         false, ruleLaunchBoundKernels},
     RuleInfo {"cpu_bound_ranges", "The GPU waits for the CPU",
-        "Idle gaps of the busiest GPU, at least --cpu-gap-threshold long (default 1 ms), during which its launching "
-        "thread ran outside CUDA calls and on a CPU, with the functions its samples were in (needs CPU samples or "
+        "Idle gaps of the busiest GPU, at least --cpu-gap-threshold long (default 1 ms), during which its "
+        "launching "
+        "thread ran outside CUDA calls and on a CPU, with the functions its samples were in (needs CPU "
+        "samples or "
         "thread states).",
         false, ruleCpuBoundRanges},
     RuleInfo {"low_occupancy", "Low theoretical occupancy",

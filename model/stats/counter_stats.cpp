@@ -83,47 +83,16 @@ StatsTable kernelMetricsSum(const Trace& trace, std::optional<TimeRange> range)
         table.columns.push_back({std::string(name) + " (%)", CellKind::Real, 1});
     table.columns.push_back({"Name", CellKind::Text, 0});
 
-    // The series of each kernel metric per device.
-    std::map<std::pair<uint32_t, size_t>, uint32_t> seriesOf;
-    for (uint32_t s = 0; s < trace.counterSeries.size(); ++s)
-        for (size_t k = 0; k < std::size(kKernelSeries); ++k)
-            if (trace.counterSeries[s].source == CounterSource::GpuMetrics
-                && trace.counterSeries[s].name == kKernelSeries[k])
-                seriesOf[{trace.counterSeries[s].device.value, k}] = s;
-    if (seriesOf.empty()) return table;
-
-    struct Sums
-    {
-        int64_t instances = 0, total = 0;
-        CounterSummary metric[std::size(kKernelSeries)];
-    };
-    std::map<StringId, Sums> byName;
-    for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
-        const Track& track = trace.tracks[t];
-        if (track.key.kind != TrackKind::Kernels) continue;
-        for (uint32_t lane = 0; lane < track.laneCount(); ++lane) {
-            const IndexRange events = trace.eventsStartingIn(TrackId(t), lane, range);
-            for (uint32_t i = events.begin; i < events.end; ++i) {
-                Sums& sums = byName[track.events.name[i]];
-                const TimeRange ran {track.events.start[i], track.events.end[i]};
-                ++sums.instances;
-                sums.total += ran.duration();
-                for (size_t k = 0; k < std::size(kKernelSeries); ++k) {
-                    const auto found = seriesOf.find({track.key.device.value, k});
-                    if (found != seriesOf.end()) sums.metric[k].add(trace.counterSummary(found->second, ran));
-                }
-            }
-        }
-    }
-    std::vector<std::pair<StringId, Sums>> rows(byName.begin(), byName.end());
+    const std::map<StringId, KernelMetricMeans> byName
+        = kernelMetricMeans(trace, range, KernelNaming::Demangled);
+    std::vector<std::pair<StringId, KernelMetricMeans>> rows(byName.begin(), byName.end());
     std::sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) {
         return a.second.total != b.second.total ? a.second.total > b.second.total
                                                 : trace.strings[a.first] < trace.strings[b.first];
     });
-    for (const auto& [name, sums] : rows) {
-        std::vector<StatsCell> row {sums.instances, sums.total};
-        for (const CounterSummary& metric : sums.metric)
-            row.emplace_back(metric.mean());
+    for (const auto& [name, means] : rows) {
+        std::vector<StatsCell> row {
+            means.instances, means.total, means.smsActive, means.warpOccupancy, means.tensorActive};
         row.emplace_back(std::string(trace.strings[name]));
         table.rows.push_back(std::move(row));
     }
@@ -173,6 +142,48 @@ std::optional<StatsTable> counterReport(
     if (name == kKernelMetricsSum) return kernelMetricsSum(trace, range);
     if (name == kMemoryUsageSum) return memoryUsageSum(trace, range);
     return std::nullopt;
+}
+
+std::map<StringId, KernelMetricMeans> kernelMetricMeans(
+    const Trace& trace, std::optional<TimeRange> range, KernelNaming naming)
+{
+    // The series of each kernel metric per device.
+    std::map<std::pair<uint32_t, size_t>, uint32_t> seriesOf;
+    for (uint32_t s = 0; s < trace.counterSeries.size(); ++s)
+        for (size_t k = 0; k < std::size(kKernelSeries); ++k)
+            if (trace.counterSeries[s].source == CounterSource::GpuMetrics
+                && trace.counterSeries[s].name == kKernelSeries[k])
+                seriesOf[{trace.counterSeries[s].device.value, k}] = s;
+    std::map<StringId, KernelMetricMeans> out;
+    if (seriesOf.empty()) return out;
+
+    std::map<StringId, CounterSummary[std::size(kKernelSeries)]> sums;
+    for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+        const Track& track = trace.tracks[t];
+        if (track.key.kind != TrackKind::Kernels) continue;
+        for (uint32_t lane = 0; lane < track.laneCount(); ++lane) {
+            const IndexRange events = trace.eventsStartingIn(TrackId(t), lane, range);
+            for (uint32_t i = events.begin; i < events.end; ++i) {
+                const StringId name = naming == KernelNaming::Demangled
+                    ? track.events.name[i]
+                    : trace.kernelLaunches[track.events.detail[i]].shortName;
+                KernelMetricMeans& means = out[name];
+                const TimeRange ran {track.events.start[i], track.events.end[i]};
+                ++means.instances;
+                means.total += ran.duration();
+                for (size_t k = 0; k < std::size(kKernelSeries); ++k) {
+                    const auto found = seriesOf.find({track.key.device.value, k});
+                    if (found != seriesOf.end()) sums[name][k].add(trace.counterSummary(found->second, ran));
+                }
+            }
+        }
+    }
+    for (auto& [name, means] : out) {
+        means.smsActive = sums[name][0].mean();
+        means.warpOccupancy = sums[name][1].mean();
+        means.tensorActive = sums[name][2].mean();
+    }
+    return out;
 }
 
 } // namespace sightline

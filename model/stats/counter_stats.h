@@ -17,6 +17,7 @@
 #include "model/stats/stats_table.h"
 #include "model/trace/trace.h"
 
+#include <map>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,21 @@
 namespace sightline {
 
 std::vector<std::string_view> counterReportNames();
+
+// gpu_metrics_kern_sum's figures per kernel name: instances, total time, and the mean SMs
+// Active, Warp Occupancy and Tensor Active (%) while they ran. Empty without GPU metrics.
+struct KernelMetricMeans
+{
+    int64_t instances = 0;
+    int64_t total = 0;
+    double smsActive = 0;
+    double warpOccupancy = 0;
+    double tensorActive = 0;
+};
+enum class KernelNaming { Demangled, Short };
+std::map<StringId, KernelMetricMeans> kernelMetricMeans(
+    const Trace& trace, std::optional<TimeRange> range, KernelNaming naming);
+
 // The table of the named counter report, or nothing for a name that is not one.
 std::optional<StatsTable> counterReport(
     std::string_view name, const Trace& trace, std::optional<TimeRange> range);

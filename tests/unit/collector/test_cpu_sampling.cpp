@@ -9,7 +9,10 @@
 #include "model/format/report_io.h"
 
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 #include <regex>
+#include <unistd.h>
 
 using namespace sightline;
 using namespace sightline::test;
@@ -138,4 +141,36 @@ TEST_CASE("DWARF backtraces name the functions of a program built without frame 
         reachesMain
             = reachesMain || (stackHas(r.trace, s.stack, "hot_a") && stackHas(r.trace, s.stack, "main"));
     CHECK(reachesMain);
+}
+
+// Where perf events are restricted, the profile still runs and says which setting to change:
+// as an unprivileged user with perf_event_paranoid 2 (Debian's default) the kernel refuses
+// kernel-side samples, so the recording keeps user-space samples and a diagnostic names
+// perf_event_paranoid; above 2 nothing can be sampled and the diagnostic says so.
+TEST_CASE(
+    "An unprivileged user's profile samples what it may and names perf_event_paranoid", "[collector][cpu]")
+{
+    std::ifstream paranoidFile("/proc/sys/kernel/perf_event_paranoid");
+    int paranoid = -1;
+    paranoidFile >> paranoid;
+    if (geteuid() != 0 || paranoid < 2 || runCommand("command -v setpriv").exitCode != 0) {
+        WARN("needs root (to drop to 'nobody'), setpriv and perf_event_paranoid >= 2; skipped");
+        return;
+    }
+    const auto dir = scratchDir("cpu_sampling_unprivileged");
+    std::filesystem::permissions(dir, std::filesystem::perms::all);
+    const std::string report = (dir / "cpu.rep").string();
+    const CommandResult run = runCommand("cd " + shellQuote(dir.string())
+        + " && HOME=" + shellQuote(dir.string()) + " setpriv --reuid=65534 --regid=65534 --clear-groups "
+        + profileCommand() + " -t none -o " + shellQuote(report) + " " + shellQuote(CPU_TARGET_FP));
+    INFO(run.out << run.err);
+    REQUIRE(run.exitCode == 0);
+    Result<Trace> trace = readReport(report);
+    REQUIRE(trace);
+    std::string named;
+    for (const Diagnostic& d : trace.value().diagnostics)
+        if (d.text.find("perf_event_paranoid") != std::string::npos) named = d.text;
+    INFO("samples " << trace.value().cpu.samples.size());
+    CHECK(!named.empty());
+    if (paranoid == 2) CHECK(trace.value().cpu.samples.size() >= 500); // user-space samples of 1.5 s at 1 kHz
 }

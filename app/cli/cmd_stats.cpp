@@ -4,6 +4,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/stats_output.h"
 #include "model/stats/counter_stats.h"
+#include "model/stats/nvtx_projection_sum.h"
 #include "model/stats/stats_engine.h"
 #include "model/stats/stats_table.h"
 #include "model/text/time_text.h"
@@ -34,23 +35,39 @@ void printStatsUsage(std::ostream& out)
     for (size_t i = 0; i < counters.size(); ++i)
         out << (i > 0 ? ", " : "") << counters[i];
     out << "\n"
-           "  -f, --format FORMAT  table (default), csv or json\n"
+           "                       and, only when named: "
+        << kNvtxGpuProjectionSum << '\n';
+    out << "  -f, --format FORMAT  table (default), csv or json\n"
            "      --range S:E      only events that START in [S, E); times in ns, or with a unit\n"
            "                       (ns, us, ms, s), e.g. --range 1.5s:2s\n"
            "  -h, --help           show this help\n";
 }
 
-// One report asked for: an nsys-style report, or a counter report (counter_stats.h) by name.
+// One report asked for: an nsys-style report, or by name one built directly as a table (the
+// counter reports of counter_stats.h and nvtx_gpu_proj_sum).
 struct ReportRequest
 {
     std::optional<StatsReportId> id;
-    std::string counterName;
+    std::string tableName;
 };
 
-bool isCounterReport(std::string_view name)
+std::vector<std::string_view> tableReportNames()
 {
-    const std::vector<std::string_view> names = counterReportNames();
+    std::vector<std::string_view> names = counterReportNames();
+    names.push_back(kNvtxGpuProjectionSum);
+    return names;
+}
+
+bool isTableReport(std::string_view name)
+{
+    const std::vector<std::string_view> names = tableReportNames();
     return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+StatsTable tableReport(const std::string& name, const Trace& trace, std::optional<TimeRange> range)
+{
+    if (name == kNvtxGpuProjectionSum) return nvtxGpuProjectionSum(trace, range);
+    return *counterReport(name, trace, range);
 }
 
 // "cuda_api_sum,nvtx_sum" -> requests; the first unknown name is a usage error.
@@ -64,17 +81,17 @@ Result<std::vector<ReportRequest>> parseReportList(const std::string& list)
         const std::string_view name = std::string_view(list).substr(begin, comma - begin);
         begin = comma + 1;
         if (name.empty()) continue;
-        if (isCounterReport(name)) {
+        if (isTableReport(name)) {
             requests.push_back({std::nullopt, std::string(name)});
             continue;
         }
         Result<StatsReportId> id = findStatsReport(name);
         if (!id) {
-            std::string counters;
-            for (std::string_view counter : counterReportNames())
-                counters += ", " + std::string(counter);
-            // "...: nvtx_sum, ...." gains the counter reports before its final period.
-            return Failure::failure(id.error().substr(0, id.error().size() - 1) + counters + ".");
+            std::string tables;
+            for (std::string_view table : tableReportNames())
+                tables += ", " + std::string(table);
+            // "...: nvtx_sum, ...." gains the table reports before its final period.
+            return Failure::failure(id.error().substr(0, id.error().size() - 1) + tables + ".");
         }
         requests.push_back({id.value(), {}});
     }
@@ -94,7 +111,7 @@ std::vector<StatsTable> computeTables(
     size_t next = 0;
     for (const ReportRequest& request : requests)
         tables.push_back(
-            request.id ? toTable(reports[next++]) : *counterReport(request.counterName, trace, range));
+            request.id ? toTable(reports[next++]) : tableReport(request.tableName, trace, range));
     return tables;
 }
 

@@ -3,6 +3,7 @@
 #include "model/common/parallel_for.h"
 #include "model/stats/call_tree.h"
 #include "model/stats/grouped_values.h"
+#include "model/stats/nvtx_projection.h"
 #include "model/trace/event_access.h"
 
 #include <algorithm>
@@ -215,9 +216,7 @@ StatsReport nvtxRanges(const Trace& trace, const std::optional<TimeRange>& range
     return finish(StatsReportId::NvtxSum, grouped, [&](uint32_t g, StatsRow& row) {
         const GroupNumbering::Key& key = numbering.key(g);
         const RangeClass& cls = classes[key.cls];
-        const std::string_view domain = trace.domainName(cls.domain);
-        row.name = domain.empty() ? std::string() : std::string(domain) + ":";
-        row.name += trace.strings[key.name];
+        row.name = nvtxRangeName(trace, cls.domain, key.name);
         row.style = cls.style;
     });
 }

@@ -62,19 +62,36 @@ void Trace::buildIndexes(unsigned workerCount)
     }
 }
 
+void Trace::setDerivedTracks(std::vector<Track> derived, unsigned workerCount)
+{
+    m_derivedTracks = std::move(derived);
+    m_derivedLods.assign(m_derivedTracks.size(), {});
+    parallelFor(
+        m_derivedTracks.size(), [&](size_t i) { buildLaneLods(m_derivedTracks[i], m_derivedLods[i]); },
+        workerCount);
+}
+
+const std::vector<LaneLod>* Trace::lodsOf(TrackId track) const
+{
+    if (track.value < tracks.size())
+        return track.value < m_laneLods.size() ? &m_laneLods[track.value] : nullptr;
+    const size_t derived = track.value - tracks.size();
+    return derived < m_derivedLods.size() ? &m_derivedLods[derived] : nullptr;
+}
+
 IndexRange Trace::windowEvents(TrackId track, uint32_t lane, TimeRange window) const
 {
-    return laneWindow(tracks[track.value], lane, window);
+    return laneWindow(this->track(track), lane, window);
 }
 
 IndexRange Trace::eventsStartingIn(TrackId track, uint32_t lane, const std::optional<TimeRange>& range) const
 {
-    return laneStartingIn(tracks[track.value], lane, range);
+    return laneStartingIn(this->track(track), lane, range);
 }
 
 IndexRange Trace::eventsContainedIn(TrackId track, uint32_t lane, TimeRange range) const
 {
-    const Track& t = tracks[track.value];
+    const Track& t = this->track(track);
     const IndexRange all = t.lane(lane);
     const uint32_t first = firstStartingAtOrAfter(t, all, range.start);
     // Ends are sorted within a lane too: the events ending by range.end form a prefix.
@@ -98,15 +115,17 @@ void Trace::counterLod(uint32_t series, TimeRange window, std::span<CounterSumma
 
 void Trace::laneLod(TrackId track, uint32_t lane, TimeRange window, std::span<LodColumn> out) const
 {
-    if (track.value >= m_laneLods.size() || lane >= m_laneLods[track.value].size()) return;
-    const Track& t = tracks[track.value];
-    m_laneLods[track.value][lane].query(t, t.lane(lane), window, out);
+    const std::vector<LaneLod>* lods = lodsOf(track);
+    if (!lods || lane >= lods->size()) return;
+    const Track& t = this->track(track);
+    (*lods)[lane].query(t, t.lane(lane), window, out);
 }
 
 void Trace::trackLod(TrackId track, TimeRange window, std::span<LodColumn> out) const
 {
-    if (track.value >= m_laneLods.size() || m_laneLods[track.value].empty()) return;
-    queryTrackLod(tracks[track.value], m_laneLods[track.value], window, out);
+    const std::vector<LaneLod>* lods = lodsOf(track);
+    if (!lods || lods->empty()) return;
+    queryTrackLod(this->track(track), *lods, window, out);
 }
 
 size_t Trace::eventCount() const
@@ -131,11 +150,14 @@ size_t Trace::residentBytes() const
     bytes += tracks.capacity() * sizeof(Track) + m_laneLods.capacity() * sizeof(std::vector<LaneLod>);
     for (const auto& t : tracks)
         bytes += t.events.residentBytes() + t.laneBegin.capacity() * sizeof(uint32_t);
-    for (const auto& lanes : m_laneLods) {
-        bytes += lanes.capacity() * sizeof(LaneLod);
-        for (const auto& lane : lanes)
-            bytes += lane.residentBytes();
-    }
+    for (const auto& t : m_derivedTracks)
+        bytes += sizeof(Track) + t.events.residentBytes() + t.laneBegin.capacity() * sizeof(uint32_t);
+    for (const auto* lods : {&m_laneLods, &m_derivedLods})
+        for (const auto& lanes : *lods) {
+            bytes += lanes.capacity() * sizeof(LaneLod);
+            for (const auto& lane : lanes)
+                bytes += lane.residentBytes();
+        }
     bytes += correlation.residentBytes();
     bytes += kernelLaunches.capacity() * sizeof(KernelLaunch) + memoryOps.capacity() * sizeof(MemoryOp)
         + syncOps.capacity() * sizeof(SyncOp) + nvtxAttributes.capacity() * sizeof(NvtxAttributes)

@@ -9,6 +9,11 @@
 // what W pixel columns over a window show (laneLod, trackLod, about O(W + log n) each). They
 // never reach into the per-lane indexes themselves. Counter series (GPU metrics) answer the
 // same two questions: counterSummary over a range, counterLod per pixel column.
+//
+// Derived tracks: rows made for display from the stored ones and never stored (the viewer's
+// NVTX ranges projected onto the GPUs). Their ids follow the stored tracks' (TrackId(
+// tracks.size()) on), so loops over `tracks` (stats, exports, the writer) never meet them,
+// while track(), the lane queries and the levels of detail serve both.
 #pragma once
 
 #include "model/core/counters.h"
@@ -63,7 +68,18 @@ struct Trace
     // Builds every index, spreading tracks over `threads` workers (0: all cores).
     void buildIndexes(unsigned workerCount = 0);
 
-    const Track& track(TrackId id) const { return tracks[id.value]; }
+    const Track& track(TrackId id) const
+    {
+        return id.value < tracks.size() ? tracks[id.value] : m_derivedTracks[id.value - tracks.size()];
+    }
+    // Replaces the derived tracks (each laid out lane by lane) and builds their levels of
+    // detail. Called once the stored tracks are final, before the Trace is shared.
+    void setDerivedTracks(std::vector<Track> derived, unsigned workerCount = 0);
+    const std::vector<Track>& derivedTracks() const { return m_derivedTracks; }
+    TrackId derivedTrackId(size_t k) const { return TrackId(uint32_t(tracks.size() + k)); }
+    bool isDerived(TrackId id) const { return id.value >= tracks.size() && id.value < trackCount(); }
+    // Stored and derived tracks: every valid TrackId is below it.
+    size_t trackCount() const { return tracks.size() + m_derivedTracks.size(); }
 
     // The events of lane `lane` of a track overlapping `window`, as an index range of the track.
     IndexRange windowEvents(TrackId track, uint32_t lane, TimeRange window) const;
@@ -104,7 +120,11 @@ struct Trace
     std::string_view domainName(DomainId id) const; // "" for the default domain
 
 private:
+    const std::vector<LaneLod>* lodsOf(TrackId track) const;
+
     std::vector<std::vector<LaneLod>> m_laneLods; // per track, one per lane (buildIndexes)
+    std::vector<Track> m_derivedTracks;
+    std::vector<std::vector<LaneLod>> m_derivedLods; // per derived track, one per lane
     std::vector<CounterLod> m_counterLods; // per counter series (buildIndexes)
 };
 

@@ -1,6 +1,7 @@
 #include "app/ui/shell/report_loader.h"
 
 #include "model/import/open_trace.h"
+#include "views/timeline/rows/projected_nvtx_tracks.h"
 
 #include <QElapsedTimer>
 #include <QMetaObject>
@@ -22,6 +23,7 @@ LoadOutcome readTrace(const QString& path, const ReadOptions& options)
         outcome.status = LoadOutcome::Status::Cancelled;
     } else if (result) {
         outcome.status = LoadOutcome::Status::Loaded;
+        views::addProjectedNvtxTracks(result.value());
         outcome.trace = std::make_shared<const Trace>(std::move(result.value()));
     } else {
         outcome.status = LoadOutcome::Status::Failed;

@@ -80,6 +80,44 @@ std::string aggregate(const std::string& nameExpr, const std::string& from, cons
         + " WHERE " + where + " GROUP BY 1";
 }
 
+// nvtx_gpu_proj_sum in SQL, summed over all names: instances, projected time, GPU operations.
+constexpr const char* kProjectionSql = R"(
+WITH gpu AS (
+    SELECT correlationId, globalPid, start, end FROM CUPTI_ACTIVITY_KIND_KERNEL
+    UNION ALL SELECT correlationId, globalPid, start, end FROM CUPTI_ACTIVITY_KIND_MEMCPY
+    UNION ALL SELECT correlationId, globalPid, start, end FROM CUPTI_ACTIVITY_KIND_MEMSET),
+calls AS (
+    SELECT correlationId, globalTid, MIN(start) AS start FROM CUPTI_ACTIVITY_KIND_RUNTIME
+    WHERE correlationId != 0 GROUP BY globalTid / 16777216, correlationId),
+launches AS (
+    SELECT c.globalTid, c.start AS call, MIN(g.start) AS s, MAX(g.end) AS e, COUNT(*) AS ops
+    FROM calls c JOIN gpu g
+        ON g.correlationId = c.correlationId AND g.globalPid = c.globalTid / 16777216 * 16777216
+    GROUP BY c.globalTid, c.correlationId),
+projected AS (
+    SELECT MIN(l.s) AS s, MAX(l.e) AS e, SUM(l.ops) AS ops FROM NVTX_EVENTS n
+    JOIN launches l ON l.globalTid = n.globalTid AND l.call >= n.start AND l.call < n.end
+    WHERE n.eventType IN (59, 60) AND n.end > n.start AND COALESCE(n.endGlobalTid, n.globalTid) = n.globalTid
+    GROUP BY n.rowid)
+SELECT COUNT(*), SUM(e - s), SUM(ops) FROM projected WHERE e > s)";
+
+// Rows of a single report's CSV, by column header.
+std::vector<std::map<std::string, std::string>> parseCsv(const std::string& csv)
+{
+    std::vector<std::map<std::string, std::string>> rows;
+    std::istringstream in(csv);
+    std::string line;
+    std::getline(in, line);
+    const auto header = splitCsvLine(line);
+    while (std::getline(in, line) && !line.empty()) {
+        const auto cells = splitCsvLine(line);
+        auto& row = rows.emplace_back();
+        for (size_t c = 0; c < header.size() && c < cells.size(); ++c)
+            row[header[c]] = cells[c];
+    }
+    return rows;
+}
+
 } // namespace
 
 TEST_CASE("sightline stats equals SQL over the SQLite export, whole trace and a range")
@@ -155,5 +193,26 @@ TEST_CASE("sightline stats equals SQL over the SQLite export, whole trace and a 
         CHECK(statsNvtx.count == sqlNvtx.at("all").count);
         CHECK(statsNvtx.total == sqlNvtx.at("all").total);
     }
+
+    // nvtx_gpu_proj_sum: each range's kernels, copies and memsets launched by its thread's calls
+    // starting inside it (the outermost call of a correlation id), from the earliest start to
+    // the latest end; instances, projected time and operations summed over all names.
+    const auto projectedCsv = runCommand(shellQuote(bin + "/sightline")
+        + " stats --format csv --report nvtx_gpu_proj_sum " + shellQuote(report));
+    REQUIRE(projectedCsv.exitCode == 0);
+    const auto projected = parseCsv(projectedCsv.out);
+    REQUIRE(projected.size() > 1);
+    long long instances = 0, projectedTime = 0, operations = 0;
+    for (const auto& row : projected) {
+        instances += std::stoll(row.at("Range Instances"));
+        projectedTime += std::stoll(row.at("Total Proj Time (ns)"));
+        operations += std::stoll(row.at("Total GPU Ops"));
+    }
+    REQUIRE(sqlite3_prepare_v2(handle, kProjectionSql, -1, &s, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_step(s) == SQLITE_ROW);
+    CHECK(instances == sqlite3_column_int64(s, 0));
+    CHECK(projectedTime == sqlite3_column_int64(s, 1));
+    CHECK(operations == sqlite3_column_int64(s, 2));
+    sqlite3_finalize(s);
     sqlite3_close(handle);
 }

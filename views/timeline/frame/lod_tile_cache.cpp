@@ -83,7 +83,7 @@ void LodTileCache::request(TrackId track, uint32_t lane, TimeRange window, int l
 
 void LodTileCache::compute(const Key& key, Chunk& chunk) const
 {
-    const Track& track = m_trace.tracks[key.track];
+    const Track& track = m_trace.track(TrackId(key.track));
     const int64_t chunkSpan = kChunkTiles << key.level;
     chunk.tiles.resize(size_t(kChunkTiles));
     m_trace.laneLod(

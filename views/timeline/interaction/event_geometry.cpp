@@ -29,7 +29,7 @@ std::vector<EventPlacement> placementsOf(const TimelineState& state, EventRef ev
 {
     std::vector<EventPlacement> places;
     const Trace& trace = state.trace();
-    if (event.track.value >= trace.tracks.size()) return places;
+    if (event.track.value >= trace.trackCount()) return places;
     const Track& track = trace.track(event.track);
     const uint32_t lane = track.laneOf(event.index);
     const TimeScale& scale = state.scale();

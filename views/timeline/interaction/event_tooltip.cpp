@@ -3,6 +3,7 @@
 #include "model/text/time_text.h"
 #include "model/trace/event_access.h"
 #include "views/timeline/interaction/correlated_events.h"
+#include "views/timeline/rows/projected_nvtx_tracks.h"
 
 #include <QStringList>
 #include <algorithm>
@@ -57,7 +58,10 @@ public:
             apiCall();
             break;
         case TrackKind::Nvtx:
-            nvtx();
+            if (isProjectedNvtxTrack(m_trace, m_event.track))
+                projectedNvtx();
+            else
+                nvtx();
             break;
         case TrackKind::OsRuntime:
             osCall();
@@ -71,6 +75,13 @@ private:
 
     void timing(Timestamp start, Timestamp end) { addTiming(m_tip, start, end); }
 
+    QString deviceText(DeviceId device) const
+    {
+        const Gpu* gpu = m_trace.findGpu(device);
+        return gpu ? QStringLiteral("%1: %2 (%3)").arg(device.value).arg(text(gpu->name), text(gpu->busId))
+                   : QString::number(device.value);
+    }
+
     void gpuPlacement()
     {
         const TrackKey& key = m_track.key;
@@ -83,10 +94,7 @@ private:
         add(QStringLiteral("Stream"),
             isDefault ? QStringLiteral("Default stream %1").arg(key.stream.value)
                       : QStringLiteral("Stream %1").arg(key.stream.value));
-        const Gpu* gpu = m_trace.findGpu(key.device);
-        add(QStringLiteral("Device"),
-            gpu ? QStringLiteral("%1: %2 (%3)").arg(key.device.value).arg(text(gpu->name), text(gpu->busId))
-                : QString::number(key.device.value));
+        add(QStringLiteral("Device"), deviceText(key.device));
         add(QStringLiteral("Context"), QString::number(key.context.value));
     }
 
@@ -205,6 +213,21 @@ private:
             add(QStringLiteral("Ended on thread"), threadText(m_trace, at.endThread));
     }
 
+    // A range projected onto a GPU: its text, its GPU work's span and how many operations that is.
+    void projectedNvtx()
+    {
+        const NvtxEvent n = nvtxAt(m_trace, m_event);
+        m_tip.title = text(m_trace.strings[n.name]);
+        m_tip.kind = QStringLiteral("NVTX range projected onto the GPU");
+        timing(n.start, n.end);
+        add(QStringLiteral("GPU operations"), QStringLiteral("%L1").arg(m_track.events.value[m_event.index]));
+        const std::string_view domain = m_trace.domainName(n.attributes.domain);
+        add(QStringLiteral("Domain"), domain.empty() ? QStringLiteral("default") : text(domain));
+        add(QStringLiteral("Style"), text(label(n.attributes.style)));
+        add(QStringLiteral("Launched from thread"), threadText(m_trace, m_track.key.tid));
+        add(QStringLiteral("Device"), deviceText(m_track.key.device));
+    }
+
     static QString payload(const NvtxAttributes& at)
     {
         switch (at.payloadType) {
@@ -261,7 +284,7 @@ private:
 
 EventTooltip describeEvent(const Trace& trace, EventRef event)
 {
-    if (event.track.value >= trace.tracks.size() || event.index >= trace.track(event.track).size()) return {};
+    if (event.track.value >= trace.trackCount() || event.index >= trace.track(event.track).size()) return {};
     return Builder(trace, event).build();
 }
 

@@ -7,6 +7,8 @@
 //  API call: name, duration, return code, correlation id, its GPU work and latency to it, and
 //    the backtrace recorded with it (--cudabacktrace);
 //  NVTX: text, domain, category, style, duration, depth, colour, payload;
+//  NVTX projected onto a GPU: text, the span of its GPU work, how many GPU operations, domain,
+//    style, the launching thread and the device;
 //  OS runtime: name, duration, return value, and its backtrace when one was recorded.
 // A tooltip may end with a list under a heading (a call stack, leaf first). Rendered as rich
 // text for the tooltip and as plain text for Copy tooltip.

@@ -139,7 +139,7 @@ void TimelineState::setSelection(std::optional<TimeRange> range)
 
 void TimelineState::selectEvent(std::optional<EventRef> event)
 {
-    if (event && event->track.value >= m_trace->tracks.size()) event.reset();
+    if (event && event->track.value >= m_trace->trackCount()) event.reset();
     if (event == m_selectedEvent) return;
     m_selectedEvent = event;
     m_correlated = event ? correlatedEvents(*m_trace, *event) : std::vector<EventRef> {};

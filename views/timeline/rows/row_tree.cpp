@@ -1,6 +1,7 @@
 #include "views/timeline/rows/row_tree.h"
 
 #include "model/index/lod.h"
+#include "views/timeline/rows/projected_nvtx_tracks.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -176,6 +177,22 @@ Pid pidOf(const Trace& trace, Tid tid)
 
 } // namespace
 
+void RowTree::addProjectionRows(const Trace& trace, DeviceId device, int gpuIndex)
+{
+    std::vector<TrackId> projected;
+    for (size_t k = 0; k < trace.derivedTracks().size(); ++k) {
+        const TrackId id = trace.derivedTrackId(k);
+        if (isProjectedNvtxTrack(trace, id) && trace.track(id).key.device == device) projected.push_back(id);
+    }
+    // Several threads launching onto the GPU get a row each, named after the thread.
+    for (TrackId id : projected) {
+        QString label = QStringLiteral("NVTX (projected)");
+        if (projected.size() > 1)
+            label += QStringLiteral(" \u00b7 ") + threadLabel(trace, trace.track(id).key.tid);
+        add(leaf(RowKind::NvtxProjection, label, id), gpuIndex);
+    }
+}
+
 uint32_t summaryLaneCount(const Track& track)
 {
     return track.nested ? std::min<uint32_t>(1, track.laneCount()) : track.laneCount();
@@ -198,7 +215,8 @@ int RowTree::add(RowNode node, int parent)
 RowTree RowTree::build(const Trace& trace)
 {
     RowTree tree;
-    tree.m_leafOfTrack.assign(trace.tracks.size(), -1);
+    tree.m_leafOfTrack.assign(trace.trackCount(), -1);
+    tree.m_storedTracks = trace.tracks.size();
 
     // GPU side, grouped device > (process, context) > stream.
     std::map<uint32_t, GpuTracks> gpus;
@@ -271,6 +289,7 @@ RowTree RowTree::build(const Trace& trace)
                 }
         }
         const int gpuIndex = tree.add(std::move(gpuNode), -1);
+        tree.addProjectionRows(trace, DeviceId(device), gpuIndex);
         if (metrics != metricsOf.end()) {
             const int metricsGroup = tree.add(
                 group(RowKind::GpuMetrics, QStringLiteral("GPU Metrics"), RowContent::Nothing, {}, true),
@@ -419,7 +438,8 @@ std::vector<TrackId> RowTree::tracksBelow(int node) const
     while (!pending.empty()) {
         const RowNode& row = m_nodes[size_t(pending.back())];
         pending.pop_back();
-        tracks.insert(tracks.end(), row.tracks.begin(), row.tracks.end());
+        for (TrackId id : row.tracks)
+            if (id.value < m_storedTracks) tracks.push_back(id);
         pending.insert(pending.end(), row.children.begin(), row.children.end());
     }
     std::sort(tracks.begin(), tracks.end());

@@ -1,6 +1,6 @@
 // The timeline's row hierarchy, built once per trace the way Nsight Systems lays it out:
-//   CUDA HW (bus - GPU name) > [All Streams], Context N > "NN.N% Stream S" > Kernels, Memory,
-//     Synchronization;
+//   CUDA HW (bus - GPU name) > NVTX (projected), [All Streams], Context N > "NN.N% Stream S" >
+//     Kernels, Memory, Synchronization;
 //   Processes (N) > "name [pid]" > CPU Utilization, "name [tid]" > CUDA API, NVTX (per domain),
 //     OS runtime libraries.
 // Only data that exists gets a row. Each node says what it draws when expanded and when
@@ -35,6 +35,7 @@ enum class RowKind : uint8_t {
     OsRuntime,
     GpuMetrics, // the group of a GPU's counter series
     Counter, // one counter series, drawn as an area graph
+    NvtxProjection, // NVTX ranges projected onto a GPU: a derived track (projected_nvtx_tracks.h)
 };
 
 enum class RowContent : uint8_t {
@@ -86,18 +87,21 @@ public:
 
     // The leaf row that draws `track` lane by lane, or -1.
     int leafOf(TrackId track) const;
-    // The tracks of `node` and of every row below it, each once, in track order (what "Show in
-    // Events View" lists for a row).
+    // The stored tracks of `node` and of every row below it, each once, in track order (what
+    // "Show in Events View" lists for a row; derived tracks have no place there).
     std::vector<TrackId> tracksBelow(int node) const;
     // The first label match (exact), or -1; for tests and scripted navigation.
     int find(const QString& label) const;
 
 private:
     int add(RowNode node, int parent);
+    // The GPU's "NVTX (projected)" rows, from the trace's projected NVTX tracks.
+    void addProjectionRows(const Trace& trace, DeviceId device, int gpuIndex);
 
     std::vector<RowNode> m_nodes;
     std::vector<int> m_roots;
     std::vector<int> m_leafOfTrack; // by track id
+    size_t m_storedTracks = 0; // Trace::tracks: the ids below are stored tracks, the others derived
 };
 
 // Lanes drawn for `track` in a summary row: every lane of a freely overlapping track, only

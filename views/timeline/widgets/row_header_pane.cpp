@@ -170,7 +170,7 @@ void RowHeaderPane::contextMenuEvent(QContextMenuEvent* event)
 {
     const int node = nodeAt(event->pos());
     QMenu menu(this);
-    if (node >= 0) {
+    if (node >= 0 && !m_state.rows().tracksBelow(node).empty()) {
         menu.addAction(tr("Show in Events View"), this,
             [this, node] { emit showInEventsViewRequested(m_state.rows().tracksBelow(node)); });
         menu.addSeparator();

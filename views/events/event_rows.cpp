@@ -48,6 +48,21 @@ void appendContained(
     }
 }
 
+// The source's explicit list, valid references only, in start order (ties: reference order).
+std::vector<EventRef> explicitRows(const Trace& trace, const EventSource& source)
+{
+    std::vector<EventRef> rows;
+    rows.reserve(source.events.size());
+    for (EventRef event : source.events)
+        if (event.track.value < trace.tracks.size() && event.index < trace.track(event.track).events.size())
+            rows.push_back(event);
+    auto startOf = [&](EventRef e) { return trace.track(e.track).events.start[e.index]; };
+    std::sort(rows.begin(), rows.end(),
+        [&](EventRef a, EventRef b) { return startOf(a) != startOf(b) ? startOf(a) < startOf(b) : a < b; });
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    return rows;
+}
+
 bool sameThread(const TrackKey& a, const TrackKey& b)
 {
     return a.pid == b.pid && a.tid == b.tid && !isGpuKind(b.kind);
@@ -58,6 +73,7 @@ bool sameThread(const TrackKey& a, const TrackKey& b)
 std::vector<EventRef> collectRows(
     const Trace& trace, const EventSource& source, const std::atomic<bool>* cancel)
 {
+    if (!source.events.empty()) return explicitRows(trace, source);
     const std::vector<LaneRun> runs = laneRuns(trace, source);
     size_t total = 0;
     for (const LaneRun& run : runs)
@@ -91,6 +107,11 @@ std::vector<EventRef> collectRows(
 
 std::vector<EventRef> firstRowsByStart(const Trace& trace, const EventSource& source, size_t limit)
 {
+    if (!source.events.empty()) {
+        std::vector<EventRef> rows = explicitRows(trace, source);
+        rows.resize(std::min(rows.size(), limit));
+        return rows;
+    }
     const std::vector<LaneRun> runs = laneRuns(trace, source);
     // A min-heap of (next start, run number); the run number breaks ties like collectRows.
     using Head = std::pair<Timestamp, uint32_t>;
@@ -113,6 +134,7 @@ std::vector<EventRef> firstRowsByStart(const Trace& trace, const EventSource& so
 
 size_t countRows(const Trace& trace, const EventSource& source)
 {
+    if (!source.events.empty()) return explicitRows(trace, source).size();
     size_t total = 0;
     for (const LaneRun& run : laneRuns(trace, source))
         total += run.events.size();

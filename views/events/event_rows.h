@@ -1,9 +1,9 @@
 // Which events the Events View lists: the events of a set of tracks, optionally limited to a
-// time range, as (track, index) references in start order; the first few of them cheaply (so
-// the first screen paints before the full list is sorted); and the events an NVTX range
-// contains. Everything here reads the Trace's lanes: each lane is sorted by start and its
-// events never overlap, so the events of a lane in a range, or inside a range, are one
-// contiguous index run found by two binary searches.
+// time range, or an explicit list of events, as (track, index) references in start order; the
+// first few of them cheaply (so the first screen paints before the full list is sorted); and
+// the events an NVTX range contains. Everything here reads the Trace's lanes: each lane is
+// sorted by start and its events never overlap, so the events of a lane in a range, or inside
+// a range, are one contiguous index run found by two binary searches.
 #pragma once
 
 #include "model/trace/trace.h"
@@ -18,11 +18,14 @@ namespace sightline::views {
 // selection), or events starting inside it (what the stats engine counts).
 enum class RangeRule : uint8_t { Overlapping, StartingInside };
 
+// An explicit list (`events` not empty) lists exactly those events, whatever `range` says;
+// `tracks` should then name their tracks (the view's columns and title follow them).
 struct EventSource
 {
     std::vector<TrackId> tracks;
     std::optional<TimeRange> range;
     RangeRule rule = RangeRule::Overlapping;
+    std::vector<EventRef> events; // an explicit list (e.g. a finding's evidence), any order
     friend bool operator==(const EventSource&, const EventSource&) = default;
 };
 

@@ -3,6 +3,7 @@
 #include "model/stats/counter_stats.h"
 #include "model/stats/stats_engine.h"
 #include "model/text/time_text.h"
+#include "views/common/severity_icon.h"
 #include "views/summary/stats_panel.h"
 
 #include <QButtonGroup>
@@ -28,19 +29,6 @@ namespace {
 QString timeText(Timestamp t)
 {
     return QString::fromStdString(formatTimestamp(t, 1000));
-}
-
-QIcon severityIcon(const QStyle* style, Severity severity)
-{
-    switch (severity) {
-    case Severity::Info:
-        return style->standardIcon(QStyle::SP_MessageBoxInformation);
-    case Severity::Warning:
-        return style->standardIcon(QStyle::SP_MessageBoxWarning);
-    case Severity::Error:
-        return style->standardIcon(QStyle::SP_MessageBoxCritical);
-    }
-    return {};
 }
 
 } // namespace

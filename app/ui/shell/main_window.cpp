@@ -314,6 +314,7 @@ void MainWindow::onCurrentChanged()
     setWindowTitle(
         tab ? QStringLiteral("Sightline — %1").arg(tab->displayName()) : QStringLiteral("Sightline"));
     m_viewMenu->setTimeline(tab ? tab->timeline() : nullptr);
+    m_viewMenu->setReport(tab);
     m_status->setTimeline(tab ? tab->timeline() : nullptr);
     m_closeAction->setEnabled(tab != nullptr);
     m_reloadAction->setEnabled(tab != nullptr);

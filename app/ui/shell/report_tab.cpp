@@ -3,6 +3,7 @@
 #include "app/ui/common/diagnostics_banner.h"
 #include "views/callstack/call_stack_view.h"
 #include "views/events/events_view.h"
+#include "views/expert/expert_view.h"
 #include "views/summary/analysis_summary.h"
 #include "views/timeline/interaction/navigation.h"
 #include "views/timeline/widgets/timeline_view.h"
@@ -26,6 +27,7 @@ namespace sightline::ui {
 namespace {
 constexpr int kProgressSteps = 1000; // the bar counts permille: file sizes overflow an int
 constexpr int kEventsPanePercent = 38; // the Events View's first share of the tab's height
+constexpr int kExpertPanePercent = 30; // the Expert view's: a short tree over a few lines of text
 }
 
 ReportTab::ReportTab(QString path, QWidget* parent)
@@ -137,10 +139,12 @@ void ReportTab::showTrace(std::shared_ptr<const Trace> trace)
     const ReportView view = m_reportPage ? currentView() : ReportView::Timeline;
     const bool paneShown = m_reportPage && isEventsPaneShown();
     const bool callStacksShown = m_reportPage && isCallStacksPaneShown();
+    const bool expertShown = m_reportPage && isExpertPaneShown();
     QWidget* previous = m_reportPage;
     m_trace = std::move(trace);
     m_summary = nullptr;
     m_callStacks = nullptr;
+    m_expert = nullptr;
     m_reportPage = buildReportPage(m_trace);
     m_pages->addWidget(m_reportPage);
     m_pages->setCurrentWidget(m_reportPage);
@@ -151,6 +155,7 @@ void ReportTab::showTrace(std::shared_ptr<const Trace> trace)
     connectTimelineAndEvents();
     setEventsPaneShown(paneShown);
     setCallStacksPaneShown(callStacksShown);
+    setExpertPaneShown(expertShown);
     setCurrentView(view);
 }
 
@@ -176,10 +181,18 @@ QWidget* ReportTab::buildReportPage(const std::shared_ptr<const Trace>& trace)
     m_callStacksButton->setCheckable(true);
     m_callStacksButton->setToolTip(
         tr("Show or hide the call stacks of the CPU samples in the timeline's selection"));
+    m_expertButton = new QToolButton(page);
+    m_expertButton->setObjectName(QStringLiteral("expertPaneButton"));
+    m_expertButton->setText(tr("Expert"));
+    m_expertButton->setCheckable(true);
+    m_expertButton->setToolTip(
+        tr("Show or hide the Expert view: what limits the program in the timeline's selection, and "
+           "what to do"));
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 3, 4, 3);
     bar->addWidget(m_viewSelector);
     bar->addStretch(1);
+    bar->addWidget(m_expertButton);
     bar->addWidget(m_callStacksButton);
     bar->addWidget(m_eventsButton);
 
@@ -211,6 +224,7 @@ QWidget* ReportTab::buildReportPage(const std::shared_ptr<const Trace>& trace)
         [this](int index) { setCurrentView(ReportView(index)); });
     connect(m_eventsButton, &QToolButton::toggled, this, &ReportTab::setEventsPaneShown);
     connect(m_callStacksButton, &QToolButton::toggled, this, &ReportTab::setCallStacksPaneShown);
+    connect(m_expertButton, &QToolButton::toggled, this, &ReportTab::setExpertPaneShown);
     return page;
 }
 
@@ -222,12 +236,17 @@ void ReportTab::connectTimelineAndEvents()
     connect(timeline, &views::TimelineView::eventSelected, events, &views::EventsView::selectEvent);
     connect(events, &views::EventsView::eventSelected, timeline,
         [timeline](EventRef event) { timeline->selectEvent(event, true); });
-    connect(events, &views::EventsView::zoomToEventRequested, timeline, [timeline](EventRef event) {
-        const TimeRange range = views::eventRange(timeline->trace(), event);
-        const Duration margin = std::max<Duration>(range.duration() / 10, 1);
-        timeline->selectEvent(event, false);
-        timeline->setVisibleRange({range.start - margin, range.end + margin});
-    });
+    connect(events, &views::EventsView::zoomToEventRequested, this,
+        [this](EventRef event) { showOnTimeline(views::eventRange(m_timeline->trace(), event), event); });
+}
+
+void ReportTab::showOnTimeline(TimeRange range, std::optional<EventRef> event)
+{
+    if (!m_timeline) return;
+    const Duration margin = std::max<Duration>(range.duration() / 10, 1);
+    m_timeline->setVisibleRange({range.start - margin, range.end + margin});
+    // Inside the range now, the event only needs its row revealed and scrolled to.
+    m_timeline->selectEvent(event, true);
 }
 
 views::AnalysisSummary* ReportTab::summary()
@@ -291,15 +310,52 @@ void ReportTab::setCallStacksPaneShown(bool shown)
     }
     m_callStacks->setVisible(shown);
     if (!shown) m_timeline->setHighlightedStacks(nullptr); // the choice leaves with the pane
-    if (shown) {
-        // The pane takes its share from the timeline, leaving the Events View as it is.
-        QList<int> sizes = m_timelineSplit->sizes();
-        const int pane = std::max(m_timelineSplit->height(), height()) * kEventsPanePercent / 100;
-        sizes[0] = std::max(sizes[0] - pane, 1);
-        sizes[m_timelineSplit->indexOf(m_callStacks)] = pane;
-        m_timelineSplit->setSizes(sizes);
-    }
+    if (shown) giveTimelineShareTo(m_callStacks, kEventsPanePercent);
     updateViewBar();
+}
+
+void ReportTab::giveTimelineShareTo(QWidget* pane, int percent)
+{
+    // The pane takes its share from the timeline, leaving the other panes as they are.
+    QList<int> sizes = m_timelineSplit->sizes();
+    const int share = std::max(m_timelineSplit->height(), height()) * percent / 100;
+    sizes[0] = std::max(sizes[0] - share, 1);
+    sizes[m_timelineSplit->indexOf(pane)] = share;
+    m_timelineSplit->setSizes(sizes);
+}
+
+views::ExpertView* ReportTab::expert()
+{
+    if (m_expert || !m_trace) return m_expert;
+    // Right under the timeline, above the Events View that lists a finding's evidence.
+    m_expert = new views::ExpertView(m_trace, m_timelineSplit);
+    m_expert->setObjectName(QStringLiteral("expertView"));
+    m_expert->hide();
+    m_timelineSplit->insertWidget(1, m_expert);
+    m_timelineSplit->setStretchFactor(1, 0);
+    m_expert->setSelectedRange(m_timeline->selection());
+    connect(
+        m_timeline, &views::TimelineView::selectionChanged, m_expert, &views::ExpertView::setSelectedRange);
+    connect(m_expert, &views::ExpertView::eventsRequested, this, &ReportTab::showEventsRequest);
+    connect(m_expert, &views::ExpertView::timelineFocusRequested, this, &ReportTab::showOnTimeline);
+    return m_expert;
+}
+
+bool ReportTab::isExpertPaneShown() const
+{
+    return m_expert && !m_expert->isHidden();
+}
+
+void ReportTab::setExpertPaneShown(bool shown)
+{
+    if (shown == isExpertPaneShown() || (shown && !expert())) {
+        updateViewBar();
+        return;
+    }
+    m_expert->setVisible(shown);
+    if (shown) giveTimelineShareTo(m_expert, kExpertPanePercent);
+    updateViewBar();
+    emit expertPaneShownChanged(shown);
 }
 
 ReportView ReportTab::currentView() const
@@ -327,14 +383,22 @@ void ReportTab::setEventsPaneShown(bool shown)
         updateViewBar();
         return;
     }
+    const int index = m_timelineSplit->indexOf(m_events);
     if (!shown) {
-        m_eventsPaneHeight = m_timelineSplit->sizes().value(1);
+        m_eventsPaneHeight = m_timelineSplit->sizes().value(index);
         m_events->hide();
     } else {
         m_events->show();
         const int total = std::max(m_timelineSplit->height(), height());
         const int pane = m_eventsPaneHeight > 0 ? m_eventsPaneHeight : total * kEventsPanePercent / 100;
-        m_timelineSplit->setSizes({std::max(total - pane, 1), pane});
+        // The pane takes its room from the timeline; the other panes keep theirs.
+        QList<int> sizes = m_timelineSplit->sizes();
+        int others = 0;
+        for (int i = 1; i < sizes.size(); ++i)
+            if (i != index) others += sizes[i];
+        sizes[index] = pane;
+        sizes[0] = std::max(total - pane - others, 1);
+        m_timelineSplit->setSizes(sizes);
     }
     updateViewBar();
 }
@@ -344,12 +408,15 @@ void ReportTab::updateViewBar()
     const QSignalBlocker blockSelector(m_viewSelector);
     const QSignalBlocker blockButton(m_eventsButton);
     const QSignalBlocker blockCallStacks(m_callStacksButton);
+    const QSignalBlocker blockExpert(m_expertButton);
     m_viewSelector->setCurrentIndex(int(currentView()));
     m_eventsButton->setChecked(isEventsPaneShown());
     m_eventsButton->setVisible(currentView() == ReportView::Timeline);
     m_callStacksButton->setChecked(isCallStacksPaneShown());
     m_callStacksButton->setVisible(
         currentView() == ReportView::Timeline && m_trace && !m_trace->cpu.samples.empty());
+    m_expertButton->setChecked(isExpertPaneShown());
+    m_expertButton->setVisible(currentView() == ReportView::Timeline);
 }
 
 void ReportTab::showInEventsView(const std::vector<TrackId>& tracks)

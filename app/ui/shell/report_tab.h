@@ -5,8 +5,10 @@
 // views together: a row's "Show in Events View" lists its events (within the timeline's
 // selection), the Events View and the timeline select each other's events, the timeline's
 // selection scopes the summary and the Call Stacks pane (a second bottom pane, offered when
-// the report has CPU samples, whose chosen function marks its samples on the timeline), and a
-// stats row click lists its events in Timeline View.
+// the report has CPU samples, whose chosen function marks its samples on the timeline), a
+// stats row click lists its events in Timeline View, and the Expert pane (a third bottom pane,
+// following the timeline's selection too) shows a chosen finding's evidence: the timeline zooms
+// to it and the Events View lists its events.
 // Invariants: the newest load request of a tab wins. Starting a load cancels and forgets the
 // one running, so a stale result never replaces a newer one; a failed or cancelled reload keeps
 // the views shown before. The Analysis Summary is built on first use (its statistics run over
@@ -18,6 +20,7 @@
 
 #include <QWidget>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QComboBox;
@@ -32,6 +35,7 @@ namespace sightline::views {
 class AnalysisSummary;
 class CallStackView;
 class EventsView;
+class ExpertView;
 class TimelineView;
 struct EventsRequest;
 } // namespace sightline::views
@@ -68,6 +72,9 @@ public:
     // The Call Stacks pane, built on the first call (null without CPU samples or a loaded report).
     views::CallStackView* callStacks();
     QToolButton* callStacksButton() const { return m_callStacksButton; }
+    // The Expert pane, built on the first call (null before the first load finishes).
+    views::ExpertView* expert();
+    QToolButton* expertPaneButton() const { return m_expertButton; }
 
     ReportView currentView() const;
     void setCurrentView(ReportView view);
@@ -75,6 +82,8 @@ public:
     void setEventsPaneShown(bool shown);
     bool isCallStacksPaneShown() const;
     void setCallStacksPaneShown(bool shown);
+    bool isExpertPaneShown() const;
+    void setExpertPaneShown(bool shown);
 
 public slots:
     // Lists the events of `tracks` in the Events View (only those overlapping the timeline's
@@ -82,11 +91,15 @@ public slots:
     void showInEventsView(const std::vector<sightline::TrackId>& tracks);
     // Lists the request's events and shows them under the timeline (switching to Timeline View).
     void showEventsRequest(const sightline::views::EventsRequest& request);
+    // Zooms the timeline to `range`, with a tenth of it as margin on each side, and selects
+    // `event` there, its row revealed (none: clears the selected event).
+    void showOnTimeline(sightline::TimeRange range, std::optional<sightline::EventRef> event);
 
 signals:
     void loaded(double seconds);
     void loadFailed(const QString& error);
     void loadCancelled();
+    void expertPaneShownChanged(bool shown);
 
 private:
     void onProgress(qint64 bytesDone, qint64 bytesTotal);
@@ -97,6 +110,7 @@ private:
     QWidget* buildReportPage(const std::shared_ptr<const Trace>& trace);
     void connectTimelineAndEvents();
     void connectSummary();
+    void giveTimelineShareTo(QWidget* pane, int percent); // percent of the tab's height
     void updateViewBar();
 
     QString m_path;
@@ -112,12 +126,14 @@ private:
     QComboBox* m_viewSelector = nullptr;
     QToolButton* m_eventsButton = nullptr;
     QToolButton* m_callStacksButton = nullptr;
+    QToolButton* m_expertButton = nullptr;
     QStackedWidget* m_views = nullptr;
     QSplitter* m_timelineSplit = nullptr;
     views::TimelineView* m_timeline = nullptr;
     views::EventsView* m_events = nullptr;
     views::AnalysisSummary* m_summary = nullptr;
     views::CallStackView* m_callStacks = nullptr;
+    views::ExpertView* m_expert = nullptr;
     int m_eventsPaneHeight = 0; // the pane's height when last hidden; 0: a share of the tab
 };
 

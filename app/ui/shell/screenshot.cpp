@@ -6,6 +6,7 @@
 #include "app/ui/shell/status_summary.h"
 #include "views/events/events_table_model.h"
 #include "views/events/events_view.h"
+#include "views/expert/expert_view.h"
 #include "views/summary/analysis_summary.h"
 #include "views/timeline/widgets/timeline_view.h"
 
@@ -99,6 +100,21 @@ bool showSummary(ReportTab& tab, const std::optional<TimeRange>& range)
     return waitWhile([&] { return summary.isBusy(); }, kViewWorkLimitMs);
 }
 
+// The Expert pane over the Events View under the timeline, its first finding chosen: the
+// timeline zoomed to the finding's evidence, the Events View listing it. With a range, the
+// analysis covers the events starting in it.
+bool showExpert(ReportTab& tab, const std::optional<TimeRange>& range)
+{
+    if (range) tab.timeline()->setSelection(*range);
+    tab.setEventsPaneShown(true);
+    tab.setExpertPaneShown(true);
+    views::ExpertView& expert = *tab.expert();
+    if (!waitWhile([&] { return expert.isBusy() || !expert.result(); }, kViewWorkLimitMs)) return false;
+    if (!expert.selectFinding(0)) return true; // nothing found: the verdict alone
+    const views::EventsView& events = *tab.eventsView();
+    return waitWhile([&] { return events.isBusy(); }, kViewWorkLimitMs);
+}
+
 } // namespace
 
 QImage renderWidget(QWidget& widget)
@@ -141,6 +157,7 @@ int runScreenshot(const ScreenshotOptions& options)
     if (options.range) tab->timeline()->setVisibleRange(*options.range);
     const bool ready = options.view == ScreenshotView::Events ? showLongestGpuWork(*tab, options.range)
         : options.view == ScreenshotView::Summary             ? showSummary(*tab, options.range)
+        : options.view == ScreenshotView::Expert              ? showExpert(*tab, options.range)
                                                               : true;
     if (!ready)
         return fail(QStringLiteral("The view of '%1' was still computing after %2 minutes; try a smaller "

@@ -47,6 +47,7 @@ std::optional<ScreenshotView> parseScreenshotView(const QString& name)
     if (name == QLatin1String("timeline")) return ScreenshotView::Timeline;
     if (name == QLatin1String("events")) return ScreenshotView::Events;
     if (name == QLatin1String("summary")) return ScreenshotView::Summary;
+    if (name == QLatin1String("expert")) return ScreenshotView::Expert;
     return std::nullopt;
 }
 
@@ -107,8 +108,9 @@ Status readScreenshotOptions(const QCommandLineParser& parser, const QCommandLin
     if (parser.isSet(view)) {
         const auto parsed = parseScreenshotView(parser.value(view));
         if (!parsed)
-            return failure(QStringLiteral("The view '%1' is unknown; choose timeline, events or summary.")
-                               .arg(parser.value(view)));
+            return failure(
+                QStringLiteral("The view '%1' is unknown; choose timeline, events, summary or expert.")
+                    .arg(parser.value(view)));
         shot.view = *parsed;
     }
     options.screenshot = shot;
@@ -135,8 +137,10 @@ Result<ShellOptions> parseShellOptions(const QStringList& arguments)
         QStringLiteral("START:END"));
     const QCommandLineOption view(QStringLiteral("view"),
         QStringLiteral("The view shown by --screenshot: timeline (default), events (the Events View "
-                       "under the timeline: kernels and memory operations, longest first) or summary "
-                       "(the Analysis Summary; with --range, its statistics cover that range)."),
+                       "under the timeline: kernels and memory operations, longest first), summary "
+                       "(the Analysis Summary; with --range, its statistics cover that range) or expert "
+                       "(the Expert view with its first finding chosen; with --range, it analyses that "
+                       "range)."),
         QStringLiteral("NAME"));
     parser.addOptions({help, version, screenshot, size, range, view});
     addQtOptions(parser);

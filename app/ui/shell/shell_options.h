@@ -14,8 +14,10 @@
 namespace sightline::ui {
 
 // What --screenshot shows: the timeline; the timeline with the Events View listing every
-// kernel and memory operation, longest first; or the Analysis Summary.
-enum class ScreenshotView : uint8_t { Timeline, Events, Summary };
+// kernel and memory operation, longest first; the Analysis Summary; or the Expert pane under
+// the timeline with its first finding chosen (the timeline zoomed to its evidence, the Events
+// View listing it).
+enum class ScreenshotView : uint8_t { Timeline, Events, Summary, Expert };
 
 struct ScreenshotOptions
 {
@@ -23,7 +25,8 @@ struct ScreenshotOptions
     QString reportPath;
     QSize size {1600, 1000}; // logical pixels; the PNG has exactly this size
     // The visible range (the whole trace when absent); the Events View lists the events
-    // overlapping it, and the Analysis Summary's statistics cover the events starting in it.
+    // overlapping it, and the Analysis Summary's statistics and the Expert view's findings cover
+    // the events starting in it.
     std::optional<TimeRange> range;
     QString rangeText; // as typed, for messages
     ScreenshotView view = ScreenshotView::Timeline;

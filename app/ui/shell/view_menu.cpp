@@ -1,6 +1,7 @@
 #include "app/ui/shell/view_menu.h"
 
 #include "app/ui/shell/keyboard_help.h"
+#include "app/ui/shell/report_tab.h"
 #include "views/timeline/widgets/timeline_view.h"
 
 #include <QAction>
@@ -26,12 +27,16 @@ ViewMenu::ViewMenu(QMenu* menu, QWidget* window)
     m_back = add(tr("&Back"), QKeySequence(Qt::ALT | Qt::Key_Left), "zoomBack");
     m_forward = add(tr("&Forward"), QKeySequence(Qt::ALT | Qt::Key_Right), "zoomForward");
     menu->addSeparator();
+    m_expert = add(tr("&Expert View"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), "expertView");
+    m_expert->setCheckable(true);
+    menu->addSeparator();
     m_keyboardHelp = add(tr("&Keyboard and Mouse…"), QKeySequence(Qt::Key_F1), "keyboardHelp");
 
     m_zoomToSelection->setStatusTip(tr("Make the visible range the selected time range"));
     m_zoomToAll->setStatusTip(tr("Show the whole trace"));
     m_back->setStatusTip(tr("Return to the previous visible range"));
     m_forward->setStatusTip(tr("Go forward again in the zoom history"));
+    m_expert->setStatusTip(tr("Show or hide the Expert view: what limits the program, and what to do"));
 
     connect(m_zoomToSelection, &QAction::triggered, this, [this] {
         if (m_timeline) m_timeline->zoomToSelection();
@@ -44,6 +49,11 @@ ViewMenu::ViewMenu(QMenu* menu, QWidget* window)
     });
     connect(m_forward, &QAction::triggered, this, [this] {
         if (m_timeline) m_timeline->zoomForward();
+    });
+    connect(m_expert, &QAction::triggered, this, [this](bool checked) {
+        if (m_report && checked) m_report->setCurrentView(ReportView::Timeline); // where the pane lives
+        if (m_report) m_report->setExpertPaneShown(checked);
+        updateEnabled();
     });
     connect(m_keyboardHelp, &QAction::triggered, this, [this] { showKeyboardHelp(m_window); });
     updateEnabled();
@@ -67,12 +77,32 @@ void ViewMenu::setTimeline(views::TimelineView* timeline)
     updateEnabled();
 }
 
+void ViewMenu::setReport(ReportTab* report)
+{
+    for (const auto& connection : m_reportConnections)
+        disconnect(connection);
+    m_reportConnections.clear();
+    m_report = report;
+    if (report) {
+        m_reportConnections.push_back(
+            connect(report, &ReportTab::expertPaneShownChanged, this, &ViewMenu::updateEnabled));
+        m_reportConnections.push_back(connect(report, &QObject::destroyed, this, [this] {
+            m_report = nullptr;
+            m_reportConnections.clear();
+            updateEnabled();
+        }));
+    }
+    updateEnabled();
+}
+
 void ViewMenu::updateEnabled()
 {
     const bool hasTimeline = m_timeline != nullptr;
     m_zoomToSelection->setEnabled(hasTimeline && m_timeline->selection().has_value());
     for (QAction* action : {m_zoomToAll, m_back, m_forward})
         action->setEnabled(hasTimeline);
+    m_expert->setEnabled(m_report && m_report->timeline());
+    m_expert->setChecked(m_report && m_report->isExpertPaneShown());
 }
 
 } // namespace sightline::ui

@@ -10,8 +10,9 @@
 // and the verdict: the dominant limit of the whole scope and of each top-level NVTX range name.
 //
 // Scope: with a range, the events that start inside it count (the stats engine's rule); the
-// GPU timelines are clipped to it. The trace is only read; rules run one after another on the
-// calling thread and stop early when `cancel` becomes true.
+// GPU timelines are clipped to it. The trace is only read: the facts, then the rules, run as
+// independent pieces over every core; when `cancel` becomes true the work stops and the result
+// holds nothing but `cancelled`.
 #pragma once
 
 #include "model/core/metadata.h"

@@ -1,7 +1,7 @@
 // Nsight Systems' CUDA API rules: copies from pageable memory that were meant to be
 // asynchronous, synchronous copies and memsets, and synchronization calls that block the CPU.
 // A copy or memset is asynchronous when the call that launched it is an ...Async call; one
-// whose launching call the report lacks is not classified and the sentence says how many.
+// whose launching call the report lacks is not classified (the synchronous rules say how many).
 // Sightline adds pageable_copies: every copy from or to pageable memory, whatever its call.
 #include "model/analysis/finding_text.h"
 #include "model/analysis/rules.h"
@@ -48,28 +48,35 @@ bool usesPageable(const MemoryOp& op)
         && (op.srcKind == MemoryKind::Pageable || op.dstKind == MemoryKind::Pageable);
 }
 
-// "cudaMemcpyAsync HtoD 64.00 MiB, Pageable to Device".
-std::string operationLabel(const MemoryOperation& m)
+// "cudaMemcpyAsync HtoD 64.00 MiB, Pageable to Device", for the kept evidence only.
+EvidenceLabel operationLabel(const AnalysisContext& context)
 {
-    std::string text = m.api.empty() ? std::string("(launching call unknown)") : std::string(m.api);
-    if (m.op->kind == MemoryOpKind::Memcpy) {
-        text += sentence(" %s %s, %s to %s", std::string(shortLabel(m.op->copyKind)).c_str(),
-            formatBytes(m.bytes).c_str(), std::string(label(m.op->srcKind)).c_str(),
-            std::string(label(m.op->dstKind)).c_str());
-    } else {
-        text += sentence(
-            " %s of %s memory", formatBytes(m.bytes).c_str(), std::string(label(m.op->srcKind)).c_str());
-    }
-    return text;
+    return [&context](const EvidenceCandidate& e) {
+        const Trace& trace = context.trace;
+        const Track& track = trace.track(e.event.track);
+        const MemoryOp& op = trace.memoryOps[track.events.detail[e.event.index]];
+        const uint64_t bytes = uint64_t(track.events.value[e.event.index]);
+        const std::optional<EventRef> call = context.launchingCall(e.event);
+        std::string text = call ? std::string(context.text(trace.track(call->track).events.name[call->index]))
+                                : std::string("(launching call unknown)");
+        if (op.kind == MemoryOpKind::Memcpy)
+            return text
+                + sentence(" %s %s, %s to %s", std::string(shortLabel(op.copyKind)).c_str(),
+                    formatBytes(bytes).c_str(), std::string(label(op.srcKind)).c_str(),
+                    std::string(label(op.dstKind)).c_str());
+        return text
+            + sentence(
+                " %s of %s memory", formatBytes(bytes).c_str(), std::string(label(op.srcKind)).c_str());
+    };
 }
 
-std::vector<Evidence> evidenceOf(const std::vector<MemoryOperation>& operations, Duration& gpuTime)
+std::vector<EvidenceCandidate> evidenceOf(const std::vector<MemoryOperation>& operations, Duration& gpuTime)
 {
-    std::vector<Evidence> evidence;
+    std::vector<EvidenceCandidate> evidence;
     evidence.reserve(operations.size());
     gpuTime = 0;
     for (const MemoryOperation& m : operations) {
-        evidence.push_back({m.ref, m.range, operationLabel(m)});
+        evidence.push_back({m.range, m.ref, true});
         gpuTime += m.range.duration();
     }
     return evidence;
@@ -92,7 +99,8 @@ std::string unclassifiedNote(size_t count, const char* what)
 
 } // namespace
 
-void ruleCudaMemcpyAsync(const AnalysisContext& context, AnalysisResult& result)
+void ruleCudaMemcpyAsync(
+    const AnalysisContext& context, const AnalysisResult& /*facts*/, std::vector<Finding>& findings)
 {
     const std::vector<MemoryOperation> copies = memoryOperations(context, MemoryOpKind::Memcpy);
     std::vector<MemoryOperation> found;
@@ -104,7 +112,7 @@ void ruleCudaMemcpyAsync(const AnalysisContext& context, AnalysisResult& result)
     if (found.empty()) return;
     Finding finding {"cuda_memcpy_async", Severity::Warning, {}, {}, {}, 0};
     Duration gpuTime = 0;
-    std::vector<Evidence> evidence = evidenceOf(found, gpuTime);
+    std::vector<EvidenceCandidate> evidence = evidenceOf(found, gpuTime);
     finding.summary
         = sentence("%s used pageable host memory, %s on the GPU (%.1f%% of all copy "
                    "time): the driver stages them through a pinned buffer, so they block the calling "
@@ -114,11 +122,12 @@ void ruleCudaMemcpyAsync(const AnalysisContext& context, AnalysisResult& result)
     finding.advice
         = "Allocate these host buffers pinned (cudaMallocHost or cudaHostAlloc; pin_memory=True in "
           "PyTorch's DataLoader) so the copies run asynchronously.";
-    setEvidence(finding, std::move(evidence), context.options.evidenceLimit);
-    result.findings.push_back(std::move(finding));
+    setEvidence(finding, std::move(evidence), context.options.evidenceLimit, operationLabel(context));
+    findings.push_back(std::move(finding));
 }
 
-void ruleCudaMemcpySync(const AnalysisContext& context, AnalysisResult& result)
+void ruleCudaMemcpySync(
+    const AnalysisContext& context, const AnalysisResult& /*facts*/, std::vector<Finding>& findings)
 {
     const std::vector<MemoryOperation> copies = memoryOperations(context, MemoryOpKind::Memcpy);
     std::vector<MemoryOperation> found;
@@ -131,7 +140,7 @@ void ruleCudaMemcpySync(const AnalysisContext& context, AnalysisResult& result)
     if (found.empty()) return;
     Finding finding {"cuda_memcpy_sync", Severity::Warning, {}, {}, {}, 0};
     Duration gpuTime = 0;
-    std::vector<Evidence> evidence = evidenceOf(found, gpuTime);
+    std::vector<EvidenceCandidate> evidence = evidenceOf(found, gpuTime);
     finding.summary = sentence("%s (%zu of them from or to pageable memory) took %s on the GPU, each "
                                "blocking the calling thread until it was done%s.",
         counted(found.size(), "synchronous copy", "synchronous copies").c_str(), pageable,
@@ -139,11 +148,12 @@ void ruleCudaMemcpySync(const AnalysisContext& context, AnalysisResult& result)
     finding.advice
         = "Copy with cudaMemcpyAsync on a stream from pinned host memory, and synchronize only where the "
           "host needs the data.";
-    setEvidence(finding, std::move(evidence), context.options.evidenceLimit);
-    result.findings.push_back(std::move(finding));
+    setEvidence(finding, std::move(evidence), context.options.evidenceLimit, operationLabel(context));
+    findings.push_back(std::move(finding));
 }
 
-void rulePageableCopies(const AnalysisContext& context, AnalysisResult& result)
+void rulePageableCopies(
+    const AnalysisContext& context, const AnalysisResult& /*facts*/, std::vector<Finding>& findings)
 {
     std::vector<MemoryOperation> found;
     uint64_t pageableBytes = 0, pinnedBytes = 0;
@@ -162,7 +172,7 @@ void rulePageableCopies(const AnalysisContext& context, AnalysisResult& result)
     if (found.empty()) return;
     Finding finding {"pageable_copies", Severity::Warning, {}, {}, {}, 0};
     Duration gpuTime = 0;
-    std::vector<Evidence> evidence = evidenceOf(found, gpuTime);
+    std::vector<EvidenceCandidate> evidence = evidenceOf(found, gpuTime);
     const std::string pinned = pinnedTime > 0
         ? sentence(", against %s for the copies from and to pinned memory",
             formatThroughput(pinnedBytes, pinnedTime).c_str())
@@ -174,11 +184,12 @@ void rulePageableCopies(const AnalysisContext& context, AnalysisResult& result)
     finding.advice
         = "Pin the host buffers (cudaMallocHost or cudaHostRegister; pin_memory=True in PyTorch): pinned "
           "copies run at the link's full speed and can overlap with kernels.";
-    setEvidence(finding, std::move(evidence), context.options.evidenceLimit);
-    result.findings.push_back(std::move(finding));
+    setEvidence(finding, std::move(evidence), context.options.evidenceLimit, operationLabel(context));
+    findings.push_back(std::move(finding));
 }
 
-void ruleCudaMemsetSync(const AnalysisContext& context, AnalysisResult& result)
+void ruleCudaMemsetSync(
+    const AnalysisContext& context, const AnalysisResult& /*facts*/, std::vector<Finding>& findings)
 {
     const std::vector<MemoryOperation> memsets = memoryOperations(context, MemoryOpKind::Memset);
     std::vector<MemoryOperation> found;
@@ -187,19 +198,20 @@ void ruleCudaMemsetSync(const AnalysisContext& context, AnalysisResult& result)
     if (found.empty()) return;
     Finding finding {"cuda_memset_sync", Severity::Warning, {}, {}, {}, 0};
     Duration gpuTime = 0;
-    std::vector<Evidence> evidence = evidenceOf(found, gpuTime);
+    std::vector<EvidenceCandidate> evidence = evidenceOf(found, gpuTime);
     finding.summary = sentence("%s took %s on the GPU, each blocking the calling thread%s.",
         counted(found.size(), "synchronous memset", "synchronous memsets").c_str(),
         formatDuration(gpuTime).c_str(), unclassifiedNote(unclassified(memsets), "memsets").c_str());
     finding.advice = "Use cudaMemsetAsync on the stream that uses the memory.";
-    setEvidence(finding, std::move(evidence), context.options.evidenceLimit);
-    result.findings.push_back(std::move(finding));
+    setEvidence(finding, std::move(evidence), context.options.evidenceLimit, operationLabel(context));
+    findings.push_back(std::move(finding));
 }
 
-void ruleCudaApiSync(const AnalysisContext& context, AnalysisResult& result)
+void ruleCudaApiSync(
+    const AnalysisContext& context, const AnalysisResult& /*facts*/, std::vector<Finding>& findings)
 {
     const Trace& trace = context.trace;
-    std::vector<Evidence> evidence;
+    std::vector<EvidenceCandidate> evidence;
     Duration blocked = 0;
     for (TrackId id : context.tracksOf(TrackKind::CudaApi)) {
         const Track& track = trace.track(id);
@@ -212,14 +224,15 @@ void ruleCudaApiSync(const AnalysisContext& context, AnalysisResult& result)
                 || length < context.options.syncThreshold)
                 continue;
             blocked += length;
-            evidence.push_back({EventRef {id, i}, {track.events.start[i], track.events.end[i]},
-                std::string(context.text(track.events.name[i]))});
+            evidence.push_back({{track.events.start[i], track.events.end[i]}, EventRef {id, i}, true});
         }
     }
     if (evidence.empty()) return;
     Finding finding {"cuda_api_sync", Severity::Warning, {}, {}, {}, 0};
     const size_t count = evidence.size();
-    setEvidence(finding, std::move(evidence), context.options.evidenceLimit);
+    setEvidence(finding, std::move(evidence), context.options.evidenceLimit, [&](const EvidenceCandidate& e) {
+        return std::string(context.text(trace.track(e.event.track).events.name[e.event.index]));
+    });
     finding.summary
         = sentence("%zu synchronization %s blocked their threads for %s (%.1f%% of the %s analyzed), "
                    "the longest %s.",
@@ -228,7 +241,7 @@ void ruleCudaApiSync(const AnalysisContext& context, AnalysisResult& result)
             formatDuration(finding.evidence.front().range.duration()).c_str());
     finding.advice = "Synchronize only where the host needs a result; order work between streams with events "
                      "(cudaEventRecord and cudaStreamWaitEvent) instead of waiting on the CPU.";
-    result.findings.push_back(std::move(finding));
+    findings.push_back(std::move(finding));
 }
 
 } // namespace sightline

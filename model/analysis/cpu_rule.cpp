@@ -36,7 +36,8 @@ Duration sampledTime(const CpuProfile& cpu, Tid tid, TimeRange gap)
 
 } // namespace
 
-void ruleCpuBoundRanges(const AnalysisContext& context, AnalysisResult& result)
+void ruleCpuBoundRanges(
+    const AnalysisContext& context, const AnalysisResult& /*facts*/, std::vector<Finding>& findings)
 {
     const Trace& trace = context.trace;
     if (context.gpus().empty() || trace.cpu.empty()) return;
@@ -49,10 +50,10 @@ void ruleCpuBoundRanges(const AnalysisContext& context, AnalysisResult& result)
 
     std::vector<Evidence> evidence;
     Duration total = 0;
-    for (const Interval& gap : gapsWithin(gpu.busy, window)) {
+    for (const Interval& gap : gapsWithin(gpu.busy.intervals(), window)) {
         if (gap.duration() < context.options.cpuGapThreshold) continue;
         const TimeRange range {gap.start, gap.end};
-        Duration byRole[4] = {0, 0, 0, 0};
+        Duration byRole[kCallRoleCount] = {0, 0, 0, 0};
         context.hostTime(gpu.launchingApiTrack, range, byRole);
         const Duration outside = gap.duration() - byRole[0] - byRole[1] - byRole[2] - byRole[3];
         const Duration onCpu
@@ -96,7 +97,7 @@ void ruleCpuBoundRanges(const AnalysisContext& context, AnalysisResult& result)
     finding.advice
         = "Move this work off the launching thread (a DataLoader worker, a second thread) or queue the GPU "
           "work before it, so the GPU computes while the CPU does.";
-    result.findings.push_back(std::move(finding));
+    findings.push_back(std::move(finding));
 }
 
 } // namespace sightline

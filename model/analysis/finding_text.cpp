@@ -30,20 +30,41 @@ double percentOf(Duration part, Duration whole)
     return whole > 0 ? 100.0 * double(part) / double(whole) : 0.0;
 }
 
+namespace {
+
+// Keeps the `limit` longest of `items` (then the earliest), longest first.
+template <class Item, class RangeOf> void keepLongest(std::vector<Item>& items, size_t limit, RangeOf rangeOf)
+{
+    auto longerFirst = [&](const Item& a, const Item& b) {
+        const TimeRange x = rangeOf(a), y = rangeOf(b);
+        return x.duration() != y.duration() ? x.duration() > y.duration() : x.start < y.start;
+    };
+    if (items.size() > limit) {
+        std::partial_sort(items.begin(), items.begin() + std::ptrdiff_t(limit), items.end(), longerFirst);
+        items.resize(limit);
+    } else {
+        std::sort(items.begin(), items.end(), longerFirst);
+    }
+}
+
+} // namespace
+
+void setEvidence(
+    Finding& finding, std::vector<EvidenceCandidate> candidates, size_t limit, const EvidenceLabel& label)
+{
+    finding.evidenceCount = candidates.size();
+    keepLongest(candidates, limit, [](const EvidenceCandidate& c) { return c.range; });
+    finding.evidence.clear();
+    finding.evidence.reserve(candidates.size());
+    for (const EvidenceCandidate& c : candidates)
+        finding.evidence.push_back(
+            {c.hasEvent ? std::optional<EventRef>(c.event) : std::nullopt, c.range, label(c)});
+}
+
 void setEvidence(Finding& finding, std::vector<Evidence> evidence, size_t limit)
 {
     finding.evidenceCount = evidence.size();
-    auto longerFirst = [](const Evidence& a, const Evidence& b) {
-        const Duration da = a.range.duration(), db = b.range.duration();
-        return da != db ? da > db : a.range.start < b.range.start;
-    };
-    if (evidence.size() > limit) {
-        std::partial_sort(
-            evidence.begin(), evidence.begin() + std::ptrdiff_t(limit), evidence.end(), longerFirst);
-        evidence.resize(limit);
-    } else {
-        std::sort(evidence.begin(), evidence.end(), longerFirst);
-    }
+    keepLongest(evidence, limit, [](const Evidence& e) { return e.range; });
     finding.evidence = std::move(evidence);
 }
 

@@ -19,13 +19,14 @@ TimeRange activeWindow(const AnalysisContext& context, const GpuActivity& gpu)
 
 } // namespace
 
-void ruleGpuGaps(const AnalysisContext& context, AnalysisResult& result)
+void ruleGpuGaps(
+    const AnalysisContext& context, const AnalysisResult& /*facts*/, std::vector<Finding>& findings)
 {
     std::vector<Evidence> evidence;
     Duration total = 0;
     for (const GpuActivity& gpu : context.gpus()) {
         const std::string name = gpuLabel(context.trace, gpu.device);
-        for (const Interval& gap : gapsWithin(gpu.busy, activeWindow(context, gpu))) {
+        for (const Interval& gap : gapsWithin(gpu.busy.intervals(), activeWindow(context, gpu))) {
             if (gap.duration() < context.options.gapThreshold) continue;
             total += gap.duration();
             evidence.push_back({std::nullopt, {gap.start, gap.end},
@@ -43,10 +44,11 @@ void ruleGpuGaps(const AnalysisContext& context, AnalysisResult& result)
     finding.advice
         = "See what the CPU threads do in these gaps (select one: the timeline zooms to it); queue the next "
           "GPU work before the host work that delays it, or overlap them on another thread.";
-    result.findings.push_back(std::move(finding));
+    findings.push_back(std::move(finding));
 }
 
-void ruleGpuTimeUtil(const AnalysisContext& context, AnalysisResult& result)
+void ruleGpuTimeUtil(
+    const AnalysisContext& context, const AnalysisResult& /*facts*/, std::vector<Finding>& findings)
 {
     std::vector<Evidence> evidence;
     size_t chunksSeen = 0;
@@ -60,7 +62,7 @@ void ruleGpuTimeUtil(const AnalysisContext& context, AnalysisResult& result)
             const TimeRange chunk {window.start + window.duration() * c / chunks,
                 window.start + window.duration() * (c + 1) / chunks};
             ++chunksSeen;
-            const double utilization = percentOf(coveredTime(gpu.busy, chunk), chunk.duration());
+            const double utilization = percentOf(gpu.busy.covered(chunk), chunk.duration());
             if (utilization >= context.options.utilizationThreshold) continue;
             lowest = std::min(lowest, utilization);
             evidence.push_back({std::nullopt, chunk, sentence("%s %.1f%% busy", name.c_str(), utilization)});
@@ -78,14 +80,19 @@ void ruleGpuTimeUtil(const AnalysisContext& context, AnalysisResult& result)
     finding.advice
         = "Open these chunks to see what kept the GPU waiting (the idle breakdown and the verdict say which "
           "kind of wait dominates).";
-    result.findings.push_back(std::move(finding));
+    findings.push_back(std::move(finding));
 }
 
-void ruleGpuIdleBreakdown(const AnalysisContext& context, AnalysisResult& result)
+void ruleGpuIdleBreakdown(
+    const AnalysisContext& context, const AnalysisResult& facts, std::vector<Finding>& findings)
 {
     if (context.gpus().empty()) return;
     const GpuActivity& gpu = context.gpus().front();
-    const GpuTimeBreakdown b = gpuTimeBreakdown(context, gpu, context.scope);
+    // analyze() computes each GPU's breakdown before the rules run.
+    const auto found = std::find_if(facts.gpus.begin(), facts.gpus.end(),
+        [&](const GpuTimeBreakdown& g) { return g.device == gpu.device; });
+    const GpuTimeBreakdown b
+        = found != facts.gpus.end() ? *found : gpuTimeBreakdown(context, gpu, context.scope);
     const double idle = percentOf(b.idle, b.span);
     if (idle < 1) return; // nothing worth explaining
     Finding finding {"gpu_idle_breakdown", idle >= 20 ? Severity::Warning : Severity::Info, {}, {}, {}, 0};
@@ -103,13 +110,15 @@ void ruleGpuIdleBreakdown(const AnalysisContext& context, AnalysisResult& result
         ? "Most idle time follows synchronization: drop the waits the host does not need, so work stays "
           "queued."
         : "Most idle time is launch latency: fewer, larger kernels or CUDA graphs keep the GPU fed.";
-    std::vector<Evidence> evidence;
+    std::vector<EvidenceCandidate> evidence;
     const TimeRange window = activeWindow(context, gpu);
-    for (const Interval& gap : gapsWithin(gpu.busy, window))
-        evidence.push_back({std::nullopt, {gap.start, gap.end},
-            sentence("idle %s", formatDuration(gap.duration()).c_str())});
-    setEvidence(finding, std::move(evidence), std::min<size_t>(context.options.evidenceLimit, 100));
-    result.findings.push_back(std::move(finding));
+    for (const Interval& gap : gapsWithin(gpu.busy.intervals(), window))
+        evidence.push_back({{gap.start, gap.end}, {}, false});
+    setEvidence(finding, std::move(evidence), std::min<size_t>(context.options.evidenceLimit, 100),
+        [](const EvidenceCandidate& e) {
+            return sentence("idle %s", formatDuration(e.range.duration()).c_str());
+        });
+    findings.push_back(std::move(finding));
 }
 
 } // namespace sightline

@@ -14,22 +14,19 @@ GpuTimeBreakdown gpuTimeBreakdown(const AnalysisContext& context, const GpuActiv
     const TimeRange window {std::max(range.start, gpu.active.start), std::min(range.end, gpu.active.end)};
     if (window.empty()) return b;
     b.span = window.duration();
-    b.compute = coveredTime(gpu.compute, window);
-    const Duration kernels = coveredTime(gpu.kernels, window);
+    b.compute = gpu.compute.covered(window);
+    const Duration kernels = gpu.kernels.covered(window);
     b.communication = kernels - b.compute;
-    const Duration busy = coveredTime(gpu.busy, window);
+    const Duration busy = gpu.busy.covered(window);
     b.memory = busy - kernels;
     b.idle = b.span - busy;
-    for (const Interval& gap : gapsWithin(gpu.busy, window)) {
-        Duration byClass[4] = {0, 0, 0, 0};
-        if (gpu.hasLaunchingThread) context.hostTime(gpu.launchingApiTrack, {gap.start, gap.end}, byClass);
-        const Duration synchronizing = byClass[size_t(CallRole::Synchronization)];
-        const Duration launching = byClass[size_t(CallRole::Launch)] + byClass[size_t(CallRole::Memory)]
-            + byClass[size_t(CallRole::Other)];
-        b.idleSynchronizing += synchronizing;
-        b.idleLaunching += launching;
-        b.idleCpuLate += gap.duration() - synchronizing - launching;
-    }
+    const Intervals gaps = gapsWithin(gpu.busy.intervals(), window);
+    Duration byRole[kCallRoleCount] = {0, 0, 0, 0};
+    if (gpu.hasLaunchingThread) context.hostTime(gpu.launchingApiTrack, gaps, byRole);
+    b.idleSynchronizing = byRole[size_t(CallRole::Synchronization)];
+    b.idleLaunching = byRole[size_t(CallRole::Launch)] + byRole[size_t(CallRole::Memory)]
+        + byRole[size_t(CallRole::Other)];
+    b.idleCpuLate = b.idle - b.idleSynchronizing - b.idleLaunching;
     return b;
 }
 

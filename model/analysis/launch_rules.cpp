@@ -7,40 +7,10 @@
 #include "model/text/time_text.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace sightline {
 
 namespace {
-
-struct LaunchedKernel
-{
-    EventRef kernel;
-    TimeRange kernelRange;
-    TimeRange callRange;
-    StringId shortName;
-};
-
-// Every kernel starting in the scope whose launching call the report has.
-std::vector<LaunchedKernel> launchedKernels(const AnalysisContext& context)
-{
-    const Trace& trace = context.trace;
-    std::vector<LaunchedKernel> out;
-    for (TrackId id : context.tracksOf(TrackKind::Kernels)) {
-        const Track& track = trace.track(id);
-        for (uint32_t i = 0; i < track.size(); ++i) {
-            if (!context.inScope(track.events.start[i])) continue;
-            const std::optional<EventRef> call = context.launchingCall({id, i});
-            if (!call) continue;
-            const Track& api = trace.track(call->track);
-            out.push_back({{id, i}, {track.events.start[i], track.events.end[i]},
-                {api.events.start[call->index], api.events.end[call->index]},
-                trace.kernelLaunches[track.events.detail[i]].shortName});
-        }
-        if (context.cancelled()) break;
-    }
-    return out;
-}
 
 Duration median(std::vector<Duration> values)
 {
@@ -56,25 +26,46 @@ struct QueueDepth
     double mean = 0; // time-weighted, from the first launch to the last kernel's end
 };
 
+// Sorts values that come in long ascending runs (kernel ends per stream, launch calls per
+// thread) by merging the runs: O(n log runs) where a full sort would be O(n log n).
+void sortRuns(std::vector<Timestamp>& values)
+{
+    std::vector<size_t> starts {0};
+    for (size_t i = 1; i < values.size(); ++i)
+        if (values[i] < values[i - 1]) starts.push_back(i);
+    if (starts.size() > values.size() / 16 + 1) {
+        std::sort(values.begin(), values.end());
+        return;
+    }
+    mergeSortedRuns(values, std::move(starts), std::less<Timestamp>());
+}
+
 QueueDepth queueDepth(const std::vector<LaunchedKernel>& kernels)
 {
-    std::vector<std::pair<Timestamp, int>> steps;
-    steps.reserve(kernels.size() * 2);
+    // Launch calls' starts enqueue, kernels' ends dequeue: two sorted lists walked together.
+    std::vector<Timestamp> enqueued, dequeued;
+    enqueued.reserve(kernels.size());
+    dequeued.reserve(kernels.size());
     for (const LaunchedKernel& k : kernels) {
-        steps.push_back({k.callRange.start, +1});
-        steps.push_back({std::max(k.kernelRange.end, k.callRange.start), -1});
+        enqueued.push_back(k.callRange.start);
+        dequeued.push_back(std::max(k.kernelRange.end, k.callRange.start));
     }
-    std::sort(steps.begin(), steps.end());
+    sortRuns(enqueued);
+    sortRuns(dequeued);
     QueueDepth depth;
-    if (steps.empty()) return depth;
-    int64_t current = 0;
+    if (enqueued.empty()) return depth;
+    size_t in = 0, out = 0;
     double weighted = 0;
-    for (size_t s = 0; s < steps.size(); ++s) {
-        if (s > 0) weighted += double(current) * double(steps[s].first - steps[s - 1].first);
-        current += steps[s].second;
-        depth.maximum = std::max(depth.maximum, size_t(std::max<int64_t>(current, 0)));
+    Timestamp previous = enqueued.front();
+    while (out < dequeued.size()) {
+        const bool enqueue = in < enqueued.size() && enqueued[in] < dequeued[out];
+        const Timestamp now = enqueue ? enqueued[in] : dequeued[out];
+        weighted += double(in - out) * double(now - previous);
+        previous = now;
+        enqueue ? ++in : ++out;
+        depth.maximum = std::max(depth.maximum, in - out);
     }
-    const Duration span = steps.back().first - steps.front().first;
+    const Duration span = dequeued.back() - enqueued.front();
     depth.mean = span > 0 ? weighted / double(span) : 0;
     return depth;
 }
@@ -83,20 +74,22 @@ QueueDepth queueDepth(const std::vector<LaunchedKernel>& kernels)
 
 std::vector<KernelLaunchStats> launchStatistics(const AnalysisContext& context)
 {
-    std::unordered_map<uint32_t, KernelLaunchStats> byName;
-    for (const LaunchedKernel& k : launchedKernels(context)) {
-        KernelLaunchStats& s = byName[k.shortName.value];
-        s.name = k.shortName;
+    // One row per short name, found through a slot per string id.
+    std::vector<uint32_t> rowOfName(context.trace.strings.size(), UINT32_MAX);
+    std::vector<KernelLaunchStats> out;
+    for (const LaunchedKernel& k : context.launchedKernels()) {
+        uint32_t& row = rowOfName[k.shortName.value];
+        if (row == UINT32_MAX) {
+            row = uint32_t(out.size());
+            out.push_back({k.shortName, 0, 0, 0, 0, 0});
+        }
+        KernelLaunchStats& s = out[row];
         ++s.count;
         s.kernelTime += k.kernelRange.duration();
         s.launchCost += k.callRange.duration();
         s.launchLatency += std::max<Duration>(0, k.kernelRange.start - k.callRange.start);
         s.shorterThanLaunch += k.kernelRange.duration() < k.callRange.duration() ? 1 : 0;
     }
-    std::vector<KernelLaunchStats> out;
-    out.reserve(byName.size());
-    for (auto& [name, stats] : byName)
-        out.push_back(stats);
     std::sort(out.begin(), out.end(), [&](const KernelLaunchStats& a, const KernelLaunchStats& b) {
         return a.kernelTime != b.kernelTime ? a.kernelTime > b.kernelTime
                                             : context.text(a.name) < context.text(b.name);
@@ -104,19 +97,17 @@ std::vector<KernelLaunchStats> launchStatistics(const AnalysisContext& context)
     return out;
 }
 
-void ruleLaunchBoundKernels(const AnalysisContext& context, AnalysisResult& result)
+void ruleLaunchBoundKernels(
+    const AnalysisContext& context, const AnalysisResult& /*facts*/, std::vector<Finding>& findings)
 {
-    const std::vector<LaunchedKernel> kernels = launchedKernels(context);
-    std::vector<Evidence> evidence;
+    const std::vector<LaunchedKernel>& kernels = context.launchedKernels();
+    std::vector<EvidenceCandidate> evidence;
     std::vector<Duration> kernelLengths, launchLengths;
     for (const LaunchedKernel& k : kernels) {
         if (k.kernelRange.duration() >= k.callRange.duration()) continue;
         kernelLengths.push_back(k.kernelRange.duration());
         launchLengths.push_back(k.callRange.duration());
-        evidence.push_back({k.kernel, k.kernelRange,
-            sentence("%s ran %s, its launch took %s", std::string(context.text(k.shortName)).c_str(),
-                formatDuration(k.kernelRange.duration()).c_str(),
-                formatDuration(k.callRange.duration()).c_str())});
+        evidence.push_back({k.kernelRange, k.kernel, true});
     }
     if (evidence.empty()) return;
     const double share = 100.0 * double(evidence.size()) / double(kernels.size());
@@ -131,15 +122,17 @@ void ruleLaunchBoundKernels(const AnalysisContext& context, AnalysisResult& resu
     finding.advice
         = "Give the GPU more work per launch: fuse small kernels, capture the loop in a CUDA graph "
           "(torch.compile with mode=\"reduce-overhead\"), or batch the inputs.";
-    // The shortest kernels come first.
-    finding.evidenceCount = evidence.size();
-    std::sort(evidence.begin(), evidence.end(), [](const Evidence& a, const Evidence& b) {
-        return a.range.duration() != b.range.duration() ? a.range.duration() < b.range.duration()
-                                                        : a.range.start < b.range.start;
+    setEvidence(finding, std::move(evidence), context.options.evidenceLimit, [&](const EvidenceCandidate& e) {
+        const Track& track = context.trace.track(e.event.track);
+        const std::optional<EventRef> call = context.launchingCall(e.event);
+        const Duration launch = call ? context.trace.track(call->track).duration(call->index) : 0;
+        return sentence("%s ran %s, its launch took %s",
+            std::string(
+                context.text(context.trace.kernelLaunches[track.events.detail[e.event.index]].shortName))
+                .c_str(),
+            formatDuration(e.range.duration()).c_str(), formatDuration(launch).c_str());
     });
-    if (evidence.size() > context.options.evidenceLimit) evidence.resize(context.options.evidenceLimit);
-    finding.evidence = std::move(evidence);
-    result.findings.push_back(std::move(finding));
+    findings.push_back(std::move(finding));
 }
 
 } // namespace sightline

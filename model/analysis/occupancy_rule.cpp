@@ -35,22 +35,30 @@ std::vector<KernelOccupancy> occupancyByKernel(const AnalysisContext& context)
 {
     const Trace& trace = context.trace;
     // Launches per (device, descriptor), then the most used descriptor per (name, device).
-    std::map<std::pair<uint32_t, uint32_t>, size_t> byDescriptor;
+    std::map<uint32_t, std::vector<size_t>> byDescriptor; // device -> launches per descriptor
     for (TrackId id : context.tracksOf(TrackKind::Kernels)) {
         const Track& track = trace.track(id);
-        for (uint32_t i = 0; i < track.size(); ++i)
-            if (context.inScope(track.events.start[i]))
-                ++byDescriptor[{track.key.device.value, track.events.detail[i]}];
+        std::vector<size_t>& counts = byDescriptor[track.key.device.value];
+        counts.resize(trace.kernelLaunches.size(), 0);
+        for (uint32_t lane = 0; lane < track.laneCount(); ++lane) {
+            const IndexRange events = trace.eventsStartingIn(id, lane, context.scope);
+            for (uint32_t i = events.begin; i < events.end; ++i)
+                if (track.events.detail[i] < counts.size()) ++counts[track.events.detail[i]];
+        }
     }
     std::map<NameOnDevice, std::pair<size_t, uint32_t>> chosen; // -> (launches of all configs, descriptor)
     std::map<NameOnDevice, size_t> mostOfOne;
-    for (const auto& [key, count] : byDescriptor) {
-        const NameOnDevice name {trace.kernelLaunches[key.second].shortName.value, key.first};
-        auto& entry = chosen[name];
-        entry.first += count;
-        if (count > mostOfOne[name]) {
-            mostOfOne[name] = count;
-            entry.second = key.second;
+    for (const auto& [device, counts] : byDescriptor) {
+        for (uint32_t descriptor = 0; descriptor < counts.size(); ++descriptor) {
+            const size_t count = counts[descriptor];
+            if (count == 0) continue;
+            const NameOnDevice name {trace.kernelLaunches[descriptor].shortName.value, device};
+            auto& entry = chosen[name];
+            entry.first += count;
+            if (count > mostOfOne[name]) {
+                mostOfOne[name] = count;
+                entry.second = descriptor;
+            }
         }
     }
     const std::map<StringId, KernelMetricMeans> measured
@@ -78,12 +86,13 @@ std::vector<KernelOccupancy> occupancyByKernel(const AnalysisContext& context)
     return out;
 }
 
-void ruleLowOccupancy(const AnalysisContext& context, AnalysisResult& result)
+void ruleLowOccupancy(
+    const AnalysisContext& context, const AnalysisResult& facts, std::vector<Finding>& findings)
 {
     const Trace& trace = context.trace;
     std::map<NameOnDevice, const KernelOccupancy*> low;
-    const std::vector<KernelOccupancy> all = occupancyByKernel(context);
-    for (const KernelOccupancy& k : all)
+    // analyze() computes the occupancy figures before the rules run.
+    for (const KernelOccupancy& k : facts.occupancy)
         if (k.theoretical * 100 < context.options.occupancyThreshold)
             low[{k.name.value, k.device.value}] = &k;
     if (low.empty()) return;
@@ -91,11 +100,15 @@ void ruleLowOccupancy(const AnalysisContext& context, AnalysisResult& result)
     std::map<NameOnDevice, Launches> instances;
     for (TrackId id : context.tracksOf(TrackKind::Kernels)) {
         const Track& track = trace.track(id);
+        // Whether each descriptor's name is flagged on this track's device, looked up once.
+        std::vector<int8_t> flagged(trace.kernelLaunches.size(), -1);
         for (uint32_t i = 0; i < track.size(); ++i) {
             if (!context.inScope(track.events.start[i])) continue;
+            const uint32_t descriptor = track.events.detail[i];
             const NameOnDevice name {
-                trace.kernelLaunches[track.events.detail[i]].shortName.value, track.key.device.value};
-            if (!low.contains(name)) continue;
+                trace.kernelLaunches[descriptor].shortName.value, track.key.device.value};
+            if (flagged[descriptor] < 0) flagged[descriptor] = low.contains(name) ? 1 : 0;
+            if (!flagged[descriptor]) continue;
             Launches& l = instances[name];
             ++l.count;
             if (track.duration(i) > l.longestLength) {
@@ -124,7 +137,7 @@ void ruleLowOccupancy(const AnalysisContext& context, AnalysisResult& result)
         finding.evidence.front().label.c_str());
     finding.advice = "Where these kernels matter, use fewer registers per thread (__launch_bounds__ or "
                      "-maxrregcount), less shared memory per block, or larger blocks.";
-    result.findings.push_back(std::move(finding));
+    findings.push_back(std::move(finding));
 }
 
 } // namespace sightline

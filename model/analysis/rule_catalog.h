@@ -4,11 +4,13 @@
 
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace sightline {
 
 class AnalysisContext;
 struct AnalysisResult;
+struct Finding;
 
 struct RuleInfo
 {
@@ -16,7 +18,8 @@ struct RuleInfo
     std::string_view title; // "Asynchronous copies from pageable memory"
     std::string_view description; // what it looks for, one or two sentences
     bool fromNsight = false; // one of `nsys analyze`'s rules, same name and meaning
-    void (*run)(const AnalysisContext&, AnalysisResult&) = nullptr;
+    void (*run)(const AnalysisContext&, const AnalysisResult& facts, std::vector<Finding>& findings)
+        = nullptr;
 };
 
 std::span<const RuleInfo> analysisRules();

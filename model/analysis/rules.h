@@ -7,28 +7,38 @@
 namespace sightline {
 
 // api_rules.cpp: Nsight Systems' CUDA API rules.
-void ruleCudaMemcpyAsync(const AnalysisContext& context, AnalysisResult& result);
-void ruleCudaMemcpySync(const AnalysisContext& context, AnalysisResult& result);
-void ruleCudaMemsetSync(const AnalysisContext& context, AnalysisResult& result);
-void ruleCudaApiSync(const AnalysisContext& context, AnalysisResult& result);
+void ruleCudaMemcpyAsync(
+    const AnalysisContext& context, const AnalysisResult& facts, std::vector<Finding>& findings);
+void ruleCudaMemcpySync(
+    const AnalysisContext& context, const AnalysisResult& facts, std::vector<Finding>& findings);
+void ruleCudaMemsetSync(
+    const AnalysisContext& context, const AnalysisResult& facts, std::vector<Finding>& findings);
+void ruleCudaApiSync(
+    const AnalysisContext& context, const AnalysisResult& facts, std::vector<Finding>& findings);
 // Sightline's: every copy from or to pageable memory, synchronous or not.
-void rulePageableCopies(const AnalysisContext& context, AnalysisResult& result);
+void rulePageableCopies(
+    const AnalysisContext& context, const AnalysisResult& facts, std::vector<Finding>& findings);
 
 // gpu_rules.cpp: Nsight Systems' GPU idle rules and the idle breakdown.
-void ruleGpuGaps(const AnalysisContext& context, AnalysisResult& result);
-void ruleGpuTimeUtil(const AnalysisContext& context, AnalysisResult& result);
-void ruleGpuIdleBreakdown(const AnalysisContext& context, AnalysisResult& result);
+void ruleGpuGaps(const AnalysisContext& context, const AnalysisResult& facts, std::vector<Finding>& findings);
+void ruleGpuTimeUtil(
+    const AnalysisContext& context, const AnalysisResult& facts, std::vector<Finding>& findings);
+void ruleGpuIdleBreakdown(
+    const AnalysisContext& context, const AnalysisResult& facts, std::vector<Finding>& findings);
 
 // launch_rules.cpp: kernels shorter than their launch, and the launch statistics.
-void ruleLaunchBoundKernels(const AnalysisContext& context, AnalysisResult& result);
+void ruleLaunchBoundKernels(
+    const AnalysisContext& context, const AnalysisResult& facts, std::vector<Finding>& findings);
 std::vector<KernelLaunchStats> launchStatistics(const AnalysisContext& context);
 
 // occupancy_rule.cpp: kernels whose launch configuration caps their occupancy.
-void ruleLowOccupancy(const AnalysisContext& context, AnalysisResult& result);
+void ruleLowOccupancy(
+    const AnalysisContext& context, const AnalysisResult& facts, std::vector<Finding>& findings);
 std::vector<KernelOccupancy> occupancyByKernel(const AnalysisContext& context);
 
 // cpu_rule.cpp: GPU idle gaps the launching thread spent running its own code (CPU samples).
-void ruleCpuBoundRanges(const AnalysisContext& context, AnalysisResult& result);
+void ruleCpuBoundRanges(
+    const AnalysisContext& context, const AnalysisResult& facts, std::vector<Finding>& findings);
 
 // gpu_time.cpp: where a GPU's time went over a range (its active window within the scope).
 GpuTimeBreakdown gpuTimeBreakdown(const AnalysisContext& context, const GpuActivity& gpu, TimeRange range);

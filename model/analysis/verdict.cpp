@@ -2,17 +2,20 @@
 // what its launching thread did, in this order:
 //   no operation on a GPU                                   -> no GPU work
 //   copies busy >= 30% of the span and >= kernels busy      -> memory-transfer bound
-//   kernels busy >= 80% of the span                         -> GPU compute bound
-//   otherwise the launching thread's largest share of the span, if >= 50%:
-//     synchronization calls -> synchronization bound; launch and other CUDA calls -> launch
-//     bound; copy calls (cudaMemcpy waits for the copy) -> memory-transfer bound; outside CUDA
-//     calls -> CPU bound
+//   kernels and copies busy >= 80% of the span              -> GPU compute bound (the GPU
+//                                                              never waits long, whatever the
+//                                                              CPU does meanwhile)
+//   otherwise the GPU waits; the launching thread's largest share of the span, if >= 50%:
+//     synchronization calls -> synchronization bound; launch and other CUDA calls -> CUDA API /
+//     launch bound; copy calls (cudaMemcpy waits for the copy) -> memory-transfer bound;
+//     outside CUDA calls -> CPU bound
 //   else                                                    -> balanced
 // The span is the GPU's active window within the scope (or within each instance of an NVTX
 // range, the instances' figures summed), so start-up before the first GPU operation does not
 // count as idle time.
 #include "model/analysis/finding_text.h"
 #include "model/analysis/rules.h"
+#include "model/common/parallel_for.h"
 #include "model/text/time_text.h"
 
 #include <algorithm>
@@ -23,7 +26,7 @@ namespace sightline {
 namespace {
 
 constexpr double kMemoryShare = 30;
-constexpr double kComputeShare = 80;
+constexpr double kBusyShare = 80;
 constexpr double kHostShare = 50;
 constexpr size_t kRangeNames = 20;
 
@@ -32,18 +35,27 @@ struct LimitInputs
     Duration span = 0;
     Duration kernels = 0;
     Duration memory = 0; // copies and memsets not overlapped by kernels
-    Duration host[4] = {0, 0, 0, 0}; // by CallRole
+    Duration host[kCallRoleCount] = {0, 0, 0, 0}; // by CallRole
 };
 
-void addInputs(const AnalysisContext& context, const GpuActivity& gpu, TimeRange range, LimitInputs& in)
+// Adds the figures of the GPU's active window within each range (sorted by start).
+void addInputs(const AnalysisContext& context, const GpuActivity& gpu,
+    const std::vector<TimeRange>& rangesByStart, LimitInputs& in)
 {
-    const TimeRange window {std::max(range.start, gpu.active.start), std::min(range.end, gpu.active.end)};
-    if (window.empty()) return;
-    in.span += window.duration();
-    const Duration kernels = coveredTime(gpu.kernels, window);
+    std::vector<TimeRange> windows;
+    windows.reserve(rangesByStart.size());
+    Intervals asIntervals;
+    for (const TimeRange& range : rangesByStart) {
+        const TimeRange window {std::max(range.start, gpu.active.start), std::min(range.end, gpu.active.end)};
+        if (window.empty()) continue;
+        windows.push_back(window);
+        asIntervals.push_back({window.start, window.end});
+        in.span += window.duration();
+    }
+    const Duration kernels = gpu.kernels.covered(windows);
     in.kernels += kernels;
-    in.memory += coveredTime(gpu.busy, window) - kernels;
-    if (gpu.hasLaunchingThread) context.hostTime(gpu.launchingApiTrack, window, in.host);
+    in.memory += gpu.busy.covered(windows) - kernels;
+    if (gpu.hasLaunchingThread) context.hostTime(gpu.launchingApiTrack, asIntervals, in.host);
 }
 
 Verdict decide(const AnalysisContext& context, const GpuActivity* gpu, const LimitInputs& in)
@@ -70,7 +82,7 @@ Verdict decide(const AnalysisContext& context, const GpuActivity* gpu, const Lim
     v.reason = gpuPart + "; " + hostPart + ".";
     if (memory >= kMemoryShare && in.memory >= in.kernels) {
         v.limit = Limit::MemoryTransfer;
-    } else if (kernels >= kComputeShare) {
+    } else if (kernels + memory >= kBusyShare) {
         v.limit = Limit::GpuCompute;
     } else {
         const double largest = std::max({sync, launch, copyCalls, outside});
@@ -95,19 +107,18 @@ std::vector<Verdict> verdicts(const AnalysisContext& context)
     const GpuActivity* gpu = context.gpus().empty() ? nullptr : &context.gpus().front();
     std::vector<Verdict> out;
     LimitInputs whole;
-    if (gpu) addInputs(context, *gpu, context.scope, whole);
+    if (gpu) addInputs(context, *gpu, {context.scope}, whole);
     Verdict scope = decide(context, gpu, whole);
     scope.scope = context.options.range ? "the range analyzed" : "whole report";
     scope.range = context.scope;
     out.push_back(std::move(scope));
     if (!gpu) return out;
 
-    // Top-level NVTX ranges (depth 0 of push/pop rows), grouped by name.
+    // Top-level NVTX ranges (depth 0 of push/pop rows), grouped by name; the longest names
+    // (by their instances' summed length) get a verdict.
     struct Group
     {
-        LimitInputs inputs;
-        TimeRange range {INT64_MAX, INT64_MIN};
-        size_t instances = 0;
+        std::vector<TimeRange> instances;
         Duration length = 0;
     };
     std::map<uint32_t, Group> groups;
@@ -119,13 +130,9 @@ std::vector<Verdict> verdicts(const AnalysisContext& context)
         for (uint32_t i = ranges.begin; i < ranges.end; ++i) {
             if (track.events.end[i] <= track.events.start[i]) continue;
             Group& g = groups[track.events.name[i].value];
-            addInputs(context, *gpu, {track.events.start[i], track.events.end[i]}, g.inputs);
-            g.range = {
-                std::min(g.range.start, track.events.start[i]), std::max(g.range.end, track.events.end[i])};
-            ++g.instances;
+            g.instances.push_back({track.events.start[i], track.events.end[i]});
             g.length += track.duration(i);
         }
-        if (context.cancelled()) return out;
     }
     std::vector<std::pair<uint32_t, const Group*>> byLength;
     for (const auto& [name, group] : groups)
@@ -134,13 +141,25 @@ std::vector<Verdict> verdicts(const AnalysisContext& context)
         return a.second->length != b.second->length ? a.second->length > b.second->length : a.first < b.first;
     });
     if (byLength.size() > kRangeNames) byLength.resize(kRangeNames);
-    for (const auto& [name, group] : byLength) {
-        Verdict v = decide(context, gpu, group->inputs);
-        v.scope = std::string(context.text(StringId(name)));
-        v.range = group->range;
-        v.instances = group->instances;
+    // Each name's verdict is independent of the others': on every core.
+    std::vector<Verdict> named(byLength.size());
+    parallelFor(byLength.size(), [&](size_t n) {
+        if (context.cancelled()) return;
+        std::vector<TimeRange> instances = byLength[n].second->instances;
+        std::sort(instances.begin(), instances.end(),
+            [](const TimeRange& a, const TimeRange& b) { return a.start < b.start; });
+        LimitInputs inputs;
+        addInputs(context, *gpu, instances, inputs);
+        Verdict& v = named[n];
+        v = decide(context, gpu, inputs);
+        v.scope = std::string(context.text(StringId(byLength[n].first)));
+        v.range = {instances.front().start, instances.front().end};
+        for (const TimeRange& instance : instances)
+            v.range.end = std::max(v.range.end, instance.end);
+        v.instances = instances.size();
+    });
+    for (Verdict& v : named)
         out.push_back(std::move(v));
-    }
     return out;
 }
 

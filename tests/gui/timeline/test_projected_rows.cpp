@@ -169,3 +169,30 @@ TEST_CASE("A projected range's tooltip gives its name, its GPU span and its oper
     CHECK(tip.value(QStringLiteral("Domain")) == QStringLiteral("default"));
     CHECK(tip.value(QStringLiteral("Launched from thread")).endsWith(QStringLiteral("[11]")));
 }
+
+// A launcher (torchrun) and its ranks: the ranks, which put work on the GPUs, come first under
+// Processes, then the launcher, each group by pid.
+TEST_CASE("Processes with GPU work are listed before the others")
+{
+    TraceBuilder b;
+    const Pid launcher {5}, rank0 {30}, rank1 {20};
+    for (Pid pid : {launcher, rank0, rank1}) {
+        const Tid tid(pid.value);
+        b.addProcess({pid, pid == launcher ? "torchrun" : "python", {}});
+        b.addThread({pid, tid, "main"});
+        b.add(b.hostTrack(TrackKind::OsRuntime, pid, tid), OsCall {0, 100, b.intern("poll"), 0});
+    }
+    b.add(b.gpuTrack(TrackKind::Kernels, rank0, DeviceId(0), ContextId(1), StreamId(7)),
+        KernelEvent {200, 300, b.intern("k"), CorrelationId(1), {}});
+    b.add(b.gpuTrack(TrackKind::Kernels, rank1, DeviceId(1), ContextId(1), StreamId(7)),
+        KernelEvent {200, 300, b.intern("k"), CorrelationId(1), {}});
+    const Trace trace = b.build();
+    const RowTree rows = RowTree::build(trace);
+    std::vector<QString> order;
+    for (size_t n = 0; n < rows.size(); ++n)
+        if (rows.node(int(n)).kind == RowKind::Process) order.push_back(rows.node(int(n)).label);
+    REQUIRE(order.size() == 3);
+    CHECK(order[0] == QStringLiteral("python [20]"));
+    CHECK(order[1] == QStringLiteral("python [30]"));
+    CHECK(order[2] == QStringLiteral("torchrun [5]"));
+}

@@ -360,7 +360,18 @@ RowTree RowTree::build(const Trace& trace)
             = tree.add(group(RowKind::Processes, QStringLiteral("Processes (%1)").arg(hosts.size()),
                            RowContent::Utilization, hostActivity(trace, allHost), true),
                 -1);
-        for (auto& [pid, threads] : hosts) {
+        // Processes that put work on a GPU first (a torchrun launcher's ranks before the
+        // launcher itself), then the others, each by pid.
+        std::set<uint32_t> gpuPids;
+        for (const Track& track : trace.tracks)
+            if (isGpuKind(track.key.kind)) gpuPids.insert(track.key.pid.value);
+        std::vector<uint32_t> processOrder;
+        for (const auto& entry : hosts)
+            processOrder.push_back(entry.first);
+        std::stable_partition(
+            processOrder.begin(), processOrder.end(), [&](uint32_t pid) { return gpuPids.contains(pid); });
+        for (const uint32_t pid : processOrder) {
+            auto& threads = hosts[pid];
             std::vector<TrackId> processTracks;
             for (auto& [tid, tracks] : threads)
                 processTracks.insert(processTracks.end(), tracks.begin(), tracks.end());

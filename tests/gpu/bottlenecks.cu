@@ -15,22 +15,16 @@
 namespace {
 
 constexpr int kElements = 1 << 26; // 256 MiB of floats
-constexpr int kThreads = 256;
+constexpr int kThreads = kBlockSumThreads;
 constexpr int kBlocks = 1024;
 
 __global__ void reduce_partial(const float* input, float* partial, int count)
 {
-    __shared__ float sums[kThreads];
     float sum = 0;
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x)
         sum += input[i];
-    sums[threadIdx.x] = sum;
-    __syncthreads();
-    for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
-        if (threadIdx.x < stride) sums[threadIdx.x] += sums[threadIdx.x + stride];
-        __syncthreads();
-    }
-    if (threadIdx.x == 0) partial[blockIdx.x] = sums[0];
+    const float total = blockSum(sum);
+    if (threadIdx.x == 0) partial[blockIdx.x] = total;
 }
 
 __global__ void tiny_kernel(float* value) { value[threadIdx.x] += 1.0f; }

@@ -12,13 +12,14 @@ compares them with the report.
   torchrun --nproc_per_node=2 ddp_step.py --mode sightline --out DIR
 """
 import argparse
-import collections
 import json
 import os
 import tempfile
 
 import torch
 import torch.distributed as dist
+
+from torch_loop import kernel_counts
 
 
 def build(device):
@@ -43,16 +44,6 @@ def step(model, optimizer, data, target, index):
     loss.backward()  # DDP all-reduces the gradients here, through NCCL
     optimizer.step()
     torch.cuda.nvtx.range_pop()
-
-
-def kernel_counts(chrome_trace_path):
-    with open(chrome_trace_path) as f:
-        trace = json.load(f)
-    counts = collections.Counter()
-    for event in trace.get("traceEvents", []):
-        if event.get("cat") == "kernel":
-            counts[event["name"]] += 1
-    return counts
 
 
 def main():

@@ -31,6 +31,21 @@ __global__ void spin_kernel(unsigned long long nanoseconds)
     } while (now - start < nanoseconds);
 }
 
+// The sum of `value` over the threads of a block (at most kBlockSumThreads of them, a power of
+// two), valid in thread 0: the tree reduction the reduction programs end each block with.
+constexpr int kBlockSumThreads = 256;
+inline __device__ float blockSum(float value)
+{
+    __shared__ float sums[kBlockSumThreads];
+    sums[threadIdx.x] = value;
+    __syncthreads();
+    for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
+        if (threadIdx.x < stride) sums[threadIdx.x] += sums[threadIdx.x + stride];
+        __syncthreads();
+    }
+    return sums[0];
+}
+
 // What a program did, written as JSON for the checker.
 class Expectations
 {

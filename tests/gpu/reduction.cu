@@ -13,38 +13,26 @@
 namespace {
 
 constexpr int kElements = 1 << 26;
-constexpr int kThreads = 256;
+constexpr int kThreads = kBlockSumThreads;
 constexpr int kIterations = 5;
 constexpr int kTimedSpins = 20;
 
 __global__ void reduce_pass1(const float* input, float* partial, int count)
 {
-    __shared__ float sums[kThreads];
     float sum = 0;
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x)
         sum += input[i];
-    sums[threadIdx.x] = sum;
-    __syncthreads();
-    for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
-        if (threadIdx.x < stride) sums[threadIdx.x] += sums[threadIdx.x + stride];
-        __syncthreads();
-    }
-    if (threadIdx.x == 0) partial[blockIdx.x] = sums[0];
+    const float total = blockSum(sum);
+    if (threadIdx.x == 0) partial[blockIdx.x] = total;
 }
 
 __global__ void reduce_pass2(const float* partial, float* result, int count)
 {
-    __shared__ float sums[kThreads];
     float sum = 0;
     for (int i = threadIdx.x; i < count; i += blockDim.x)
         sum += partial[i];
-    sums[threadIdx.x] = sum;
-    __syncthreads();
-    for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
-        if (threadIdx.x < stride) sums[threadIdx.x] += sums[threadIdx.x + stride];
-        __syncthreads();
-    }
-    if (threadIdx.x == 0) *result = sums[0];
+    const float total = blockSum(sum);
+    if (threadIdx.x == 0) *result = total;
 }
 
 } // namespace

@@ -2,8 +2,8 @@
 # The overhead comparison of issue 3: a launch-bound PyTorch loop (x.add_(1) on one element,
 # 100k iterations) bare, under torch.profiler and under `sightline profile`, plus variants that
 # show where the added cost sits (gpu-metrics: the same tracing plus GPU metrics sampled at 10 kHz,
-# compared with tracing alone; no-cpu: without CPU sampling and thread states; no-perfmap:
-# without CPython's perf map). ROUNDS rounds (default 5), every configuration interleaved in
+# compared with tracing alone; no-cpu: without CPU sampling and thread states; no-ctxsw: CPU
+# samples without thread states (no switch records); no-perfmap: without CPython's perf map). ROUNDS rounds (default 5), every configuration interleaved in
 # each round so drift on the host hits all alike; overhead_summary.py compares the best and
 # the median run of each and prints the PASS/FAIL line (target: at most half of what
 # torch.profiler adds). Each target is pinned to two cores (taskset); the launcher is not.
@@ -38,6 +38,8 @@ overhead_run() {  # overhead_run NAME: prints us per iteration
     cupti-clock) SIGHTLINE_CUPTI_CLOCK=calibrate "${profile[@]}" -f -q -o "$out/reports/overhead.rep" -t cuda,nvtx,osrt \
         "${pin[@]}" python3 "$here/torch_overhead.py" --mode bare --iters 100000 ;;
     no-cpu) "${profile[@]}" -f -q -o "$out/reports/overhead.rep" -t cuda,nvtx,osrt --sample=none --cpuctxsw=none \
+        "${pin[@]}" python3 "$here/torch_overhead.py" --mode bare --iters 100000 ;;
+    no-ctxsw) "${profile[@]}" -f -q -o "$out/reports/overhead.rep" -t cuda,nvtx,osrt --cpuctxsw=none \
         "${pin[@]}" python3 "$here/torch_overhead.py" --mode bare --iters 100000 ;;
     no-perfmap) "${profile[@]}" -f -q -o "$out/reports/overhead.rep" -t cuda,nvtx,osrt -e PYTHONPERFSUPPORT=0 \
         "${pin[@]}" python3 "$here/torch_overhead.py" --mode bare --iters 100000 ;;

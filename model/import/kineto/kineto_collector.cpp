@@ -55,24 +55,32 @@ void KinetoCollector::add(const KinetoEvent& e)
     case 's':
     case 'f':
     case 't':
-        if (kindOf(e.category) == KinetoKind::Flow) addFlowPoint(e);
+        if (kindOf(e.category) == KinetoKind::Flow) {
+            m_isKineto = true;
+            addFlowPoint(e);
+        }
         return;
     case 'M':
         noteMetadataEvent(e);
+        m_generic.noteMetadata(e);
+        return;
+    case 'B':
+    case 'E':
+    case 'n':
+        holdGeneric(e);
         return;
     default:
         ++m_unsupportedPhases[e.phase];
         return;
     }
     const KinetoKind kind = kindOf(e.category);
+    if (kind != KinetoKind::Unknown && kind != KinetoKind::Ignored) m_isKineto = true;
     switch (kind) {
     case KinetoKind::Ignored:
     case KinetoKind::Flow:
         return;
     case KinetoKind::Unknown:
-        // Global instants ("Iteration Start") have no category and no numeric row: not events.
-        if (e.category.empty() && !(e.hasPid && e.hasTid)) return;
-        ++m_unknownCategories[std::string(e.category.empty() ? "(none)" : e.category)];
+        holdGeneric(e);
         return;
     case KinetoKind::Kernel:
     case KinetoKind::Memcpy:
@@ -85,6 +93,20 @@ void KinetoCollector::add(const KinetoEvent& e)
         if (!addHostEvent(e, kind)) ++m_unplaceable;
         return;
     }
+}
+
+// Kept for a generic trace, and counted as a Kineto trace skips it.
+void KinetoCollector::holdGeneric(const KinetoEvent& e)
+{
+    const bool held = m_generic.add(e);
+    if (e.phase == 'B' || e.phase == 'E' || e.phase == 'n') {
+        ++(held ? m_genericPhases : m_unsupportedPhases)[e.phase];
+        return;
+    }
+    // Global instants ("Iteration Start") have no category and no numeric row: not events.
+    if (e.category.empty() && !(e.hasPid && e.hasTid)) return;
+    ++(held ? m_genericCategories
+            : m_unknownCategories)[std::string(e.category.empty() ? "(none)" : e.category)];
 }
 
 void KinetoCollector::pushPending(const PendingEvent& event, const KinetoEvent& source, bool correlated)

@@ -12,9 +12,17 @@
 // GPU stream track (TrackKind::Nvtx keyed by device/context/stream, domain
 // "gpu_user_annotation"); Sightline's own "nvtx" and "os_runtime" categories -> NVTX and OS
 // runtime tracks.
+//
+// Kineto or generic: a file is a Kineto trace when it carries a PyTorch profiler marker: a
+// top-level "schemaVersion", "deviceProperties" or "baseTimeNanoseconds", or an event of a
+// category the table maps (kineto_mapping.h: not Unknown, not Ignored). There, categories the
+// table does not know and the phases Kineto never writes ("B", "E", "n", "C") are skipped and
+// counted, as always. Any other file is a generic Chrome trace: its "X", "B"/"E" and instant
+// events of any category become ranges and marks (generic_trace_events.h).
 #pragma once
 
 #include "model/build/trace_builder.h"
+#include "model/import/kineto/generic_trace_events.h"
 #include "model/import/kineto/kineto_event.h"
 #include "model/import/kineto/kineto_mapping.h"
 
@@ -37,6 +45,8 @@ public:
     // Absolute time of ts = 0 in the file, when the file says it ("baseTimeNanoseconds" or
     // Sightline's otherData.startTimeUtcNs).
     void setTimeOrigin(int64_t utcNanoseconds) { m_timeOrigin = utcNanoseconds; }
+    // The document has a top-level member only PyTorch's profiler writes.
+    void noteKinetoMarker() { m_isKineto = true; }
 
     // Resolves owners, flows and t = 0, adds every event to the builder and records diagnostics.
     void finish();
@@ -87,6 +97,7 @@ private:
     DomainId domainFor(std::string_view name);
     void pushPending(const PendingEvent& event, const KinetoEvent& source, bool correlated);
     void noteMetadataEvent(const KinetoEvent& e);
+    void holdGeneric(const KinetoEvent& e);
 
     void bindFlows();
     class OwnerResolver;
@@ -118,8 +129,14 @@ private:
     std::optional<int64_t> m_timeOrigin;
     uint32_t m_maxCorrelation = 0;
 
+    GenericTraceEvents m_generic;
+    bool m_isKineto = false;
+
     std::map<std::string, size_t> m_unknownCategories;
     std::map<char, size_t> m_unsupportedPhases;
+    // What m_generic holds, counted as a Kineto trace would skip it.
+    std::map<std::string, size_t> m_genericCategories;
+    std::map<char, size_t> m_genericPhases;
     size_t m_unplaceable = 0; // events without numeric pid/tid or a timestamp
     size_t m_unmatchedAsyncEnds = 0;
     size_t m_closedAsync = 0;

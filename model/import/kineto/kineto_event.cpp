@@ -211,15 +211,16 @@ void KinetoEventParser::read(JsonCursor& cursor, KinetoEvent& event)
             readText(cursor, m_bpScratch, event.bindingPoint);
             break;
         case EventKey::Pid:
-            // Only numbers: Kineto names pseudo rows ("Spans", "Traces") with strings.
+            // A string is a row's name, not its number: Kineto names pseudo rows ("Spans",
+            // "Traces") so, other producers name every process.
             if (cursor.peek() == '"')
-                cursor.skipValue();
+                event.pidText = cursor.string(m_pidScratch);
             else
                 event.hasPid = readInteger(cursor, m_textScratch, event.pid);
             break;
         case EventKey::Tid:
             if (cursor.peek() == '"')
-                cursor.skipValue();
+                event.tidText = cursor.string(m_tidScratch);
             else
                 event.hasTid = readInteger(cursor, m_textScratch, event.tid);
             break;

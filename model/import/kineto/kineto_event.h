@@ -66,6 +66,7 @@ struct KinetoEvent
     std::string_view bindingPoint; // "bp"
     bool hasPid = false, hasTid = false; // numeric pid / tid ("Spans" and other names are not)
     int64_t pid = 0, tid = 0;
+    std::string_view pidText, tidText; // a pid / tid written as a string (generic traces name rows)
     bool hasTs = false, hasDur = false;
     int64_t ts = 0, dur = 0; // nanoseconds, exactly as written (microsecond decimals)
     bool hasId = false;
@@ -97,7 +98,7 @@ private:
     void readTriple(JsonCursor& cursor, std::array<int64_t, 3>& out);
 
     std::string m_keyScratch;
-    std::string m_categoryScratch, m_nameScratch, m_bpScratch, m_textScratch;
+    std::string m_categoryScratch, m_nameScratch, m_bpScratch, m_textScratch, m_pidScratch, m_tidScratch;
     std::array<std::string, size_t(TextArg::Count)> m_argScratch;
 };
 

@@ -148,7 +148,18 @@ void KinetoCollector::finish()
     }
     for (const auto& [id, range] : m_openAsync)
         first = std::min(first, range.start);
-    if (m_pending.empty() && m_openAsync.empty()) first = last = 0;
+    Timestamp genericFirst = 0, genericLast = 0;
+    const bool generic = !m_isKineto && m_generic.span(genericFirst, genericLast);
+    if (generic) {
+        first = std::min(first, genericFirst);
+        last = std::max(last, genericLast);
+    } else {
+        for (const auto& [category, count] : m_genericCategories)
+            m_unknownCategories[category] += count;
+        for (const auto& [phase, count] : m_genericPhases)
+            m_unsupportedPhases[phase] += count;
+    }
+    if (m_pending.empty() && m_openAsync.empty() && !generic) first = last = 0;
     closeOpenAsync(last);
 
     ReportMetadata& metadata = m_builder.metadata();
@@ -159,6 +170,7 @@ void KinetoCollector::finish()
 
     const OwnerResolver owners(*this);
     emitAll(owners, first);
+    if (generic) m_generic.emit(m_builder, first);
     nameEntities();
     addDiagnostics();
 }

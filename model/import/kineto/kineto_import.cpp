@@ -151,6 +151,8 @@ private:
         const char next = c.peek();
         const bool isNumber = next == '-' || (next >= '0' && next <= '9');
         const bool isString = next == '"';
+        if (key == "schemaVersion" || key == "deviceProperties" || key == "baseTimeNanoseconds")
+            m_collector.noteKinetoMarker();
         if (key == "deviceProperties" && next == '[') {
             std::vector<Gpu> gpus;
             bool first = true;

@@ -87,6 +87,7 @@ int main(int argc, char** argv)
         table.set("  + " + std::string(rule.name), "-", 0, infoCell(format("%+.3f s", seconds - fixed)));
     }
     table.print(stdout);
-    std::printf("(%u hardware threads; analyze() spreads its facts and rules over them)\n", std::thread::hardware_concurrency());
+    std::printf("(%u hardware threads; analyze() spreads its facts and rules over them)\n",
+        std::thread::hardware_concurrency());
     return 0;
 }

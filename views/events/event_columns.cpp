@@ -1,6 +1,7 @@
 #include "views/events/event_columns.h"
 
 #include "model/text/time_text.h"
+#include "views/common/stream_name.h"
 
 #include <QLocale>
 #include <array>
@@ -75,15 +76,6 @@ QString threadLabel(const Trace& trace, const TrackKey& key)
     return QStringLiteral("Thread %1").arg(key.tid.value);
 }
 
-QString streamLabel(const Trace& trace, const TrackKey& key)
-{
-    for (const CudaStream& s : trace.streams)
-        if (s.pid == key.pid && s.device == key.device && s.context == key.context && s.stream == key.stream
-            && s.isDefault)
-            return QStringLiteral("Stream %1 (default)").arg(key.stream.value);
-    return QStringLiteral("Stream %1").arg(key.stream.value);
-}
-
 } // namespace
 
 QString columnTitle(EventColumn column)
@@ -146,7 +138,7 @@ EventCells::EventCells(const Trace& trace)
         const TrackKey& key = track.key;
         // An Nvtx track on a GPU (ranges projected onto a stream) has a device but no thread.
         const bool onGpu = isGpuKind(key.kind) || (key.tid.value == 0 && key.stream.value != 0);
-        m_threadOrStream.push_back(onGpu ? streamLabel(trace, key) : threadLabel(trace, key));
+        m_threadOrStream.push_back(onGpu ? streamName(trace, key) : threadLabel(trace, key));
         m_deviceContext.push_back(onGpu
                 ? QStringLiteral("GPU %1 / Context %2").arg(key.device.value).arg(key.context.value)
                 : QString());

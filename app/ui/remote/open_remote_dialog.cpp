@@ -189,11 +189,23 @@ void OpenRemoteDialog::onFinished(const FetchOutcome& outcome)
         return;
     case FetchOutcome::Status::Failed:
         showError(outcome.error);
+        readyForAnotherTry();
         return;
     case FetchOutcome::Status::Cancelled:
         showError(tr("The download was cancelled."));
+        readyForAnotherTry();
         return;
     }
+}
+
+void OpenRemoteDialog::readyForAnotherTry()
+{
+    // While busy the field and Open were disabled, so the focus fell on Cancel, and a focused
+    // button of a dialog is the one Enter presses: Enter would have closed the dialog. The focus
+    // goes back to the location to fix, and Enter opens again.
+    m_location->setFocus(Qt::OtherFocusReason);
+    m_location->lineEdit()->selectAll();
+    m_open->setDefault(true);
 }
 
 void OpenRemoteDialog::browse()

@@ -55,6 +55,7 @@ private:
     void onFinished(const FetchOutcome& outcome);
     void browse();
     void showError(const QString& text);
+    void readyForAnotherTry(); // after a failure: focus on the location, Open the default again
     void setBusy(bool busy);
 
     RemoteCache m_cache;

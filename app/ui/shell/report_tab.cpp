@@ -157,6 +157,9 @@ void ReportTab::showTrace(std::shared_ptr<const Trace> trace)
     setCallStacksPaneShown(callStacksShown);
     setExpertPaneShown(expertShown);
     setCurrentView(view);
+    // The keys work at once, without a click on the timeline first; a tab loaded behind the
+    // current one leaves the focus where it is.
+    if (view == ReportView::Timeline && isVisible()) m_timeline->setFocus(Qt::OtherFocusReason);
 }
 
 QWidget* ReportTab::buildReportPage(const std::shared_ptr<const Trace>& trace)

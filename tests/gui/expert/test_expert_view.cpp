@@ -282,7 +282,7 @@ TEST_CASE("the View menu's Expert View entry shows and hides the current report'
     CHECK_FALSE(entry->isChecked());
 }
 
-TEST_CASE("--view expert chooses the Expert view for --screenshot")
+TEST_CASE("The --view expert option chooses the Expert view for --screenshot")
 {
     const auto parsed = ui::parseShellOptions(
         {QStringLiteral("sightline-ui"), QStringLiteral("--screenshot"), QStringLiteral("out.png"),

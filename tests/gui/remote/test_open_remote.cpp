@@ -15,6 +15,8 @@
 #include "test_paths.h"
 #include "views/timeline/widgets/timeline_view.h"
 
+#include <QApplication>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QMenu>
 #include <QProgressBar>
@@ -136,6 +138,33 @@ TEST_CASE("Cancel stops a remote download and keeps the dialog, and a failure is
     CHECK(dialog->errorText().contains(QStringLiteral("ssh://[user@]host[:port]/path/file.rep")));
     QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("remoteCancelButton")), Qt::LeftButton);
     CHECK_FALSE(dialog->isVisible()); // no download running: Cancel closes it (deleted later)
+}
+
+TEST_CASE("after a failed download Enter in the dialog tries again instead of closing it")
+{
+    test::remoteTestApp();
+    ui::OpenRemoteDialog dialog({}, nullptr, test::scratchCache("open-remote-enter-cache"));
+    dialog.show();
+    REQUIRE(QTest::qWaitForWindowActive(&dialog));
+    int fetches = 0;
+    QObject::connect(&dialog, &ui::OpenRemoteDialog::fetchStarted, [&fetches] { ++fetches; });
+    auto* location = dialog.findChild<QComboBox*>(QStringLiteral("remoteLocationCombo"));
+    REQUIRE(location != nullptr);
+    location->setFocus();
+    // Nothing listens there: the download fails at once, with its sentence in the dialog.
+    dialog.setLocation(QStringLiteral("http://127.0.0.1:%1/run.rep").arg(test::unusedLoopbackPort()));
+
+    for (int attempt = 1; attempt <= 2; ++attempt) {
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
+        REQUIRE(test::waitWithoutSleeping([&] { return dialog.currentFetch() == nullptr; }, 60000));
+        CHECK(fetches == attempt);
+        CHECK(dialog.isVisible());
+        CHECK(dialog.errorText().startsWith(QStringLiteral("Cannot reach 127.0.0.1")));
+        // The field to fix has the focus again, and Open stays the button Enter presses.
+        QWidget* focused = QApplication::focusWidget();
+        CHECK((focused == location || location->isAncestorOf(focused)));
+        CHECK(dialog.findChild<QPushButton*>(QStringLiteral("remoteOpenButton"))->isDefault());
+    }
 }
 
 TEST_CASE("an https-style location given like a file opens in a tab and is kept in Open Recent")

@@ -8,11 +8,13 @@
 #include "app/ui/shell/status_summary.h"
 #include "app/ui/shell/view_menu.h"
 #include "shell_test_support.h"
+#include "views/timeline/widgets/timeline_canvas.h"
 #include "views/timeline/widgets/timeline_view.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDropEvent>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
@@ -27,6 +29,7 @@
 #include <QToolButton>
 #include <QUrl>
 #include <catch2/catch.hpp>
+#include <random>
 
 using namespace sightline;
 using sightline::test::guiApp;
@@ -158,6 +161,29 @@ TEST_CASE("a bad file shows its error in a dialog and the open report keeps work
     CHECK(window.statusSummary()->rangeText() == wholeText);
 }
 
+TEST_CASE("a 30-byte file of random bytes is refused at once with one sentence")
+{
+    guiApp();
+    const auto folder = test::guiScratch("random-bytes");
+    std::string bytes;
+    std::mt19937 random(30);
+    for (int i = 0; i < 30; ++i)
+        bytes.push_back(char(random() % 128 + 128)); // never '{', '[', a magic or a blank
+    const QString path = test::writeTextFile(folder, "x.rep", bytes);
+    ui::MainWindow window;
+    QElapsedTimer clock;
+    clock.start();
+    window.openReport(path);
+    QMessageBox* box = test::waitForErrorDialog(window, 5000);
+    REQUIRE(box != nullptr);
+    // Generous for a loaded machine; the verdict itself takes about a millisecond.
+    CHECK(clock.elapsed() < 1000);
+    INFO(box->text().toStdString());
+    CHECK(box->text().startsWith(QStringLiteral("Cannot open '%1': it is neither").arg(path)));
+    CHECK(box->text().endsWith(QStringLiteral("check that you chose the right file.")));
+    box->button(QMessageBox::Ok)->click();
+}
+
 TEST_CASE("keyboard shortcuts reach the current timeline and close tabs")
 {
     guiApp();
@@ -181,6 +207,35 @@ TEST_CASE("keyboard shortcuts reach the current timeline and close tabs")
     QTest::keyClick(&window, Qt::Key_W, Qt::ControlModifier);
     CHECK(window.reportCount() == 0);
     CHECK(emptyPage(window)->isVisibleTo(&window));
+}
+
+TEST_CASE("a report that opens gives the timeline the keyboard focus: its keys work without a click")
+{
+    guiApp();
+    const auto folder = test::guiScratch("focus-on-open");
+    const QString path = test::writeGeneratedReport(folder, "focus.rep", 20000);
+    ui::MainWindow window;
+    window.show();
+    REQUIRE(QTest::qWaitForWindowActive(&window));
+    ui::ReportTab* tab = window.openReport(path);
+    REQUIRE(waitLoaded(tab));
+    views::TimelineView* timeline = tab->timeline();
+    REQUIRE(waitUntil([timeline] { return timeline->canvas()->hasFocus(); }, 2000));
+
+    // W (zoom in) is no window shortcut: only the focused timeline hears it.
+    const TimeRange whole = timeline->visibleRange();
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_W);
+    CHECK(timeline->visibleRange().duration() < whole.duration());
+
+    // A report that finishes loading in a tab behind the current one leaves the focus alone.
+    const QString slow = test::writeGeneratedReport(folder, "slow.rep", 400000);
+    const QString quick = test::writeGeneratedReport(folder, "quick.rep", 2000);
+    ui::ReportTab* behind = window.openReport(slow);
+    ui::ReportTab* front = window.openReport(quick);
+    REQUIRE(waitLoaded(front));
+    REQUIRE(waitLoaded(behind));
+    CHECK(window.currentReport() == front);
+    CHECK(front->timeline()->canvas()->hasFocus());
 }
 
 TEST_CASE("dropping report files on the window opens each in its own tab")

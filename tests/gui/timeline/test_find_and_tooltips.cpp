@@ -136,7 +136,7 @@ TEST_CASE("A kernel's tooltip has its launch configuration, placement and latenc
     CHECK(tip.value(QStringLiteral("Correlation ID")) == QString::number(kernel.correlation.value));
     CHECK(tip.value(QStringLiteral("Duration")) == q(formatDuration(kernel.end - kernel.start)));
     CHECK(tip.value(QStringLiteral("Stream"))
-              .endsWith(QString::number(trace->track(ref->track).key.stream.value)));
+              .startsWith(QStringLiteral("Stream %1").arg(trace->track(ref->track).key.stream.value)));
     CHECK(tip.value(QStringLiteral("Device"))
               .startsWith(QString::number(trace->track(ref->track).key.device.value)));
     const ApiCall call = apiCallAt(*trace, *launchingCall(*trace, *ref));

@@ -3,6 +3,7 @@
 #include "model/build/trace_builder.h"
 #include "model/index/lane_query.h"
 #include "timeline_fixture.h"
+#include "views/common/stream_name.h"
 #include "views/timeline/frame/draw_list_builder.h"
 #include "views/timeline/interaction/timeline_state.h"
 #include "views/timeline/rows/row_layout.h"
@@ -48,7 +49,7 @@ TEST_CASE("Every non-empty track has exactly one lane row, under the right paren
         INFO(utf8(node.label) << " under " << utf8(parent.label));
         if (isGpuKind(key.kind)) {
             CHECK(parent.kind == RowKind::Stream);
-            CHECK(parent.label.endsWith(QStringLiteral("Stream %1").arg(key.stream.value)));
+            CHECK(parent.label.endsWith(streamName(*trace, key)));
             CHECK(tree.node(parent.parent).kind == RowKind::Context);
             CHECK(tree.node(tree.node(parent.parent).parent).label.startsWith(QStringLiteral("CUDA HW (")));
         } else {

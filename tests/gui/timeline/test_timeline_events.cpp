@@ -3,6 +3,7 @@
 // the keyboard help, and a rendered frame that looks like a timeline.
 #include "model/trace/event_access.h"
 #include "timeline_widget_fixture.h"
+#include "views/events/event_columns.h"
 #include "views/timeline/frame/event_style.h"
 #include "views/timeline/interaction/correlated_events.h"
 #include "views/timeline/interaction/navigation.h"
@@ -13,8 +14,10 @@
 #include <QHelpEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QTimer>
 #include <QToolTip>
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <set>
 
@@ -68,6 +71,53 @@ TEST_CASE("Hovering a kernel shows a tooltip with its grid and block")
     CHECK(shown.contains(grid));
     CHECK(shown.contains(block));
     CHECK(shown == t.canvas().toolTipAt(at));
+}
+
+TEST_CASE("A tooltip shown before Alt+Left leaves when the view goes back")
+{
+    ShownTimeline t;
+    const EventRef kernel = someKernel(*t.trace);
+    const TimeRange whole = t.view.visibleRange();
+    t.view.setVisibleRange(views::framing(views::eventRange(*t.trace, kernel), 1.0));
+    const QPoint at = t.onScreen(kernel);
+    QHelpEvent help(QEvent::ToolTip, at, t.canvas().mapToGlobal(at));
+    QApplication::sendEvent(&t.canvas(), &help);
+    REQUIRE(QToolTip::isVisible());
+
+    QTest::keyClick(&t.canvas(), Qt::Key_Left, Qt::AltModifier);
+    REQUIRE(t.view.visibleRange() == whole);
+    // The kernel described is no longer under the cursor: the tooltip must not stay.
+    CHECK(QTest::qWaitFor([] { return !QToolTip::isVisible(); }, 2000));
+}
+
+TEST_CASE("A default stream has the same name in its timeline row and tooltip and in the Events View")
+{
+    ShownTimeline t;
+    const Trace& trace = *t.trace;
+    auto isDefaultStream = [&](const TrackKey& key) {
+        return std::any_of(trace.streams.begin(), trace.streams.end(), [&](const CudaStream& s) {
+            return s.isDefault && s.pid == key.pid && s.device == key.device && s.context == key.context
+                && s.stream == key.stream;
+        });
+    };
+    const auto kernel = findEvent(trace, TrackKind::Kernels, [&](const Track& track, EventRef e) {
+        return isDefaultStream(track.key) && track.duration(e.index) > 20000;
+    });
+    REQUIRE(kernel);
+    const TrackKey& key = trace.track(kernel->track).key;
+    const QString name = QStringLiteral("Stream %1 (default)").arg(key.stream.value);
+
+    const views::RowTree& rows = t.state().rows();
+    CHECK(rows.node(rows.node(rows.leafOf(kernel->track)).parent).label.endsWith(name));
+
+    t.view.setVisibleRange(views::framing(views::eventRange(trace, *kernel), 1.0));
+    const QPoint at = t.onScreen(*kernel);
+    REQUIRE(t.canvas().eventAt(at) == kernel);
+    QHelpEvent help(QEvent::ToolTip, at, t.canvas().mapToGlobal(at));
+    QApplication::sendEvent(&t.canvas(), &help);
+    CHECK(QToolTip::text().contains(QStringLiteral("Stream:</td><td>%1</td>").arg(name)));
+
+    CHECK(views::EventCells(trace).display(*kernel, views::EventColumn::ThreadOrStream) == name);
 }
 
 TEST_CASE("Clicking a kernel selects it and highlights its API call, reachable with one click")
@@ -158,6 +208,28 @@ TEST_CASE("Ctrl+F finds events by name and zooms to each match")
     CHECK(views::eventRange(*t.trace, *second).start >= range.start);
     QTest::keyClick(bar->field(), Qt::Key_Return, Qt::ShiftModifier);
     CHECK(t.view.selectedEvent() == first);
+}
+
+TEST_CASE("The find bar says how many events match rather than how many names")
+{
+    ShownTimeline t;
+    uint64_t events = 0;
+    std::set<uint32_t> names;
+    for (const Track& track : t.trace->tracks)
+        for (const StringId name : track.events.name)
+            if (QString::fromStdString(std::string(t.trace->strings[name]))
+                    .contains(QStringLiteral("memcpy"), Qt::CaseInsensitive)) {
+                ++events;
+                names.insert(name.value);
+            }
+    REQUIRE(events > names.size()); // else counting names would pass too
+
+    t.canvas().setFocus();
+    QTest::keyClick(&t.canvas(), Qt::Key_F, Qt::ControlModifier);
+    views::FindBar* bar = t.view.findBar();
+    QTest::keyClicks(bar->field(), QStringLiteral("memcpy"));
+    QTest::keyClick(bar->field(), Qt::Key_Return);
+    CHECK(bar->status() == QStringLiteral("%1 events match.").arg(QLocale().toString(qulonglong(events))));
 }
 
 TEST_CASE("F1 opens the keyboard help listing the timeline's keys")

@@ -19,6 +19,7 @@ QString EventFinder::setPattern(const QString& pattern, bool regex, bool caseSen
 {
     m_active = false;
     m_matchingNames = 0;
+    m_matchingEvents = 0;
     m_nameMatches.assign(m_trace.strings.size(), false);
     if (pattern.isEmpty()) return {};
     QRegularExpression expression;
@@ -29,6 +30,7 @@ QString EventFinder::setPattern(const QString& pattern, bool regex, bool caseSen
             return QStringLiteral("The regular expression is not valid (%1); correct it or untick Regex.")
                 .arg(expression.errorString());
     }
+    if (m_eventsPerName.empty()) countEventsPerName();
     const Qt::CaseSensitivity sensitivity = caseSensitive ? Qt::CaseSensitive : Qt::CaseInsensitive;
     for (uint32_t id = 1; id < m_trace.strings.size(); ++id) {
         const std::string_view raw = m_trace.strings[StringId(id)];
@@ -36,9 +38,18 @@ QString EventFinder::setPattern(const QString& pattern, bool regex, bool caseSen
         const bool hit = regex ? expression.match(name).hasMatch() : name.contains(pattern, sensitivity);
         m_nameMatches[id] = hit;
         m_matchingNames += hit ? 1 : 0;
+        m_matchingEvents += hit ? m_eventsPerName[id] : 0;
     }
     m_active = true;
     return {};
+}
+
+void EventFinder::countEventsPerName()
+{
+    m_eventsPerName.assign(m_trace.strings.size(), 0);
+    for (const Track& track : m_trace.tracks)
+        for (const StringId name : track.events.name)
+            if (name.value < m_eventsPerName.size()) ++m_eventsPerName[name.value];
 }
 
 bool EventFinder::matches(const Track& track, uint32_t index) const

@@ -3,6 +3,8 @@
 // string table), never per event; stepping then scans each lane forward or backward from the
 // current position only as far as the best match found so far, so a nearby match costs little
 // even in a trace of 100M events. Order: by start, then track, then index; it wraps around.
+// How many events match is a sum over the matching names of their event counts, which are
+// counted once, on the first pattern.
 #pragma once
 
 #include "model/trace/trace.h"
@@ -32,6 +34,8 @@ public:
     bool hasPattern() const { return m_active; }
     // How many distinct event names match.
     size_t matchingNames() const { return m_matchingNames; }
+    // How many events (instances, in every row) match.
+    uint64_t matchingEvents() const { return m_matchingEvents; }
 
     // The first match after (or before) `from` in time order; wraps around the trace's ends.
     // Without `from`, the first (or last) match of the trace.
@@ -43,6 +47,7 @@ public:
 
 private:
     bool matches(const Track& track, uint32_t index) const;
+    void countEventsPerName();
     std::optional<FindPosition> scanForward(const FindPosition& after) const;
     std::optional<FindPosition> scanBackward(const FindPosition& before) const;
 
@@ -50,6 +55,8 @@ private:
     std::vector<bool> m_nameMatches; // by StringId
     bool m_active = false;
     size_t m_matchingNames = 0;
+    uint64_t m_matchingEvents = 0;
+    std::vector<uint64_t> m_eventsPerName; // by StringId; empty until the first pattern
 };
 
 } // namespace sightline::views

@@ -2,6 +2,7 @@
 
 #include "model/text/time_text.h"
 #include "model/trace/event_access.h"
+#include "views/common/stream_name.h"
 #include "views/timeline/interaction/correlated_events.h"
 #include "views/timeline/rows/projected_nvtx_tracks.h"
 
@@ -85,15 +86,7 @@ private:
     void gpuPlacement()
     {
         const TrackKey& key = m_track.key;
-        const auto stream
-            = std::find_if(m_trace.streams.begin(), m_trace.streams.end(), [&](const CudaStream& s) {
-                  return s.pid == key.pid && s.device == key.device && s.context == key.context
-                      && s.stream == key.stream;
-              });
-        const bool isDefault = stream != m_trace.streams.end() && stream->isDefault;
-        add(QStringLiteral("Stream"),
-            isDefault ? QStringLiteral("Default stream %1").arg(key.stream.value)
-                      : QStringLiteral("Stream %1").arg(key.stream.value));
+        add(QStringLiteral("Stream"), streamName(m_trace, key));
         add(QStringLiteral("Device"), deviceText(key.device));
         add(QStringLiteral("Context"), QString::number(key.context.value));
     }

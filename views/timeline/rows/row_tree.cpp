@@ -1,6 +1,7 @@
 #include "views/timeline/rows/row_tree.h"
 
 #include "model/index/lod.h"
+#include "views/common/stream_name.h"
 #include "views/timeline/rows/projected_nvtx_tracks.h"
 
 #include <algorithm>
@@ -331,8 +332,7 @@ RowTree RowTree::build(const Trace& trace)
             }
             size_t s = 0;
             for (auto& [streamKey, tracks] : streams) {
-                const StreamId stream(std::get<3>(streamKey));
-                const QString name = QStringLiteral("Stream %1").arg(stream.value);
+                const QString name = streamName(trace, trace.track(tracks.front()).key);
                 const int streamIndex
                     = tree.add(group(RowKind::Stream, percentLabel(streamBusy[s], contextBusy, name),
                                    RowContent::Merged, gpuWork(trace, tracks), false),

@@ -8,6 +8,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QToolButton>
 
 namespace sightline::views {
@@ -116,7 +117,9 @@ void FindBar::step(FindDirection direction)
     m_current = found;
     m_state.selectEvent(found);
     bringIntoView(m_state, *found, true);
-    m_status->setText(tr("%n event name(s) match.", nullptr, int(m_finder.matchingNames())));
+    const uint64_t matching = m_finder.matchingEvents();
+    m_status->setText(matching == 1 ? tr("1 event matches.")
+                                    : tr("%1 events match.").arg(QLocale().toString(qulonglong(matching))));
 }
 
 void FindBar::keyPressEvent(QKeyEvent* event)

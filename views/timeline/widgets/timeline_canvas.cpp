@@ -31,6 +31,7 @@ TimelineCanvas::TimelineCanvas(TimelineState& state, QWidget* parent)
     connect(&m_state, &TimelineState::visibleChanged, this, &TimelineCanvas::onVisibleChanged);
     connect(&m_state, &TimelineState::rowsChanged, this, &TimelineCanvas::invalidate);
     connect(&m_state, &TimelineState::scrollChanged, this, &TimelineCanvas::invalidate);
+    connect(&m_state, &TimelineState::scrollChanged, this, &TimelineCanvas::hideStaleToolTip);
     auto repaint = [this] { update(); };
     connect(&m_state, &TimelineState::selectionChanged, this, repaint);
     connect(&m_state, &TimelineState::eventSelectionChanged, this, repaint);
@@ -55,7 +56,15 @@ void TimelineCanvas::invalidate()
 void TimelineCanvas::onVisibleChanged()
 {
     m_frame.markStale();
+    hideStaleToolTip();
     update();
+}
+
+void TimelineCanvas::hideStaleToolTip()
+{
+    // A tooltip describes what was under the cursor; once the view moves (by keys, the wheel or
+    // history) that is something else, so it goes until the mouse asks again.
+    if (QToolTip::isVisible()) QToolTip::hideText();
 }
 
 QSize TimelineCanvas::framePixels() const

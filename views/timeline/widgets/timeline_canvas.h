@@ -74,6 +74,7 @@ private:
     void rebuildStyle();
     void invalidate();
     void onVisibleChanged();
+    void hideStaleToolTip(); // the view moved: what the tooltip describes is no longer there
     QSize framePixels() const;
     void updateHover(QPoint pos);
 

@@ -12,7 +12,10 @@
 #include <QTest>
 #include <QTimer>
 #include <catch2/catch.hpp>
+#include <cerrno>
+#include <cstring>
 #include <stdexcept>
+#include <unistd.h>
 
 namespace sightline::test {
 
@@ -39,12 +42,16 @@ std::filesystem::path largeReport()
     gen::GeneratorOptions options;
     options.events = kLargeReportEvents;
     const Trace trace = gen::generateTrace(options);
-    // Tests running in parallel may both make it: each writes its own file, renamed at the end.
+    // Tests running in parallel may both make it: each writes its own file, and the first one
+    // linked into place stays. Replacing it would change a file another test has downloaded
+    // already, and that test's cached copy would no longer be current.
     const auto partial = folder
         / (path.filename().string() + "." + std::to_string(QCoreApplication::applicationPid()) + ".tmp");
     if (const std::string error = writeReport(trace, partial.string()).error(); !error.empty())
         throw std::runtime_error(error);
-    std::filesystem::rename(partial, path);
+    if (::link(partial.c_str(), path.c_str()) != 0 && errno != EEXIST)
+        throw std::runtime_error("cannot link " + partial.string() + ": " + std::strerror(errno));
+    std::filesystem::remove(partial);
     return path;
 }
 

@@ -232,7 +232,11 @@ std::vector<ProjectedRange> projectThread(
     const std::map<uint32_t, std::vector<Launch>> launches = launchesOf(trace, thread, work);
     if (launches.empty()) return projected;
     const std::vector<ThreadRange> ranges = rangesOf(trace, thread);
-    for (const auto& [device, list] : launches) {
+    for (const auto& entry : launches) {
+        // Named, not a structured binding: a lambda below captures it (clang before 16
+        // cannot capture bindings).
+        const uint32_t device = entry.first;
+        const std::vector<Launch>& list = entry.second;
         const SpanIndex spans(list);
         std::vector<uint64_t> before(list.size() + 1, 0); // operations launched before each launch
         for (size_t i = 0; i < list.size(); ++i)

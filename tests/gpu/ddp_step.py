@@ -14,12 +14,11 @@ compares them with the report.
 import argparse
 import json
 import os
-import tempfile
 
 import torch
 import torch.distributed as dist
 
-from torch_loop import kernel_counts
+from torch_loop import profiled_kernel_counts
 
 
 def build(device):
@@ -75,15 +74,11 @@ def main():
         torch.cuda.synchronize()
         torch.cuda.nvtx.range_pop()
     else:
-        activities = [torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]
-        with torch.profiler.profile(activities=activities) as prof:
+        def measured_steps():
             for i in range(args.steps):
                 step(model, optimizer, data, target, i)
-            torch.cuda.synchronize()
-        with tempfile.TemporaryDirectory() as folder:
-            path = os.path.join(folder, "trace.json")
-            prof.export_chrome_trace(path)
-            facts["kernels"] = kernel_counts(path)
+
+        facts["kernels"] = profiled_kernel_counts(measured_steps)
     with open(os.path.join(args.out, f"rank-{rank}-{args.mode}.json"), "w") as f:
         json.dump(facts, f, indent=1, sort_keys=True)
     dist.barrier()

@@ -46,6 +46,18 @@ def step(model, optimizer, data, target, index):
     torch.cuda.nvtx.range_pop()
 
 
+def profiled_kernel_counts(run):
+    """Calls run() inside torch.profiler (CPU and CUDA) and returns the kernels it saw, by name."""
+    activities = [torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]
+    with torch.profiler.profile(activities=activities) as prof:
+        run()
+        torch.cuda.synchronize()
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "trace.json")
+        prof.export_chrome_trace(path)
+        return kernel_counts(path)
+
+
 def kernel_counts(chrome_trace_path):
     with open(chrome_trace_path) as f:
         trace = json.load(f)
@@ -78,15 +90,11 @@ def main():
         print(f"torch loop: {args.steps} steps recorded under NVTX range 'measured'")
         return
 
-    activities = [torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]
-    with torch.profiler.profile(activities=activities) as prof:
+    def measured_steps():
         for i in range(args.steps):
             step(model, optimizer, data, target, i)
-        torch.cuda.synchronize()
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "trace.json")
-        prof.export_chrome_trace(path)
-        counts = kernel_counts(path)
+
+    counts = profiled_kernel_counts(measured_steps)
     with open(args.out, "w") as f:
         json.dump({"kernels": counts, "steps": args.steps}, f, indent=1, sort_keys=True)
     print(f"torch loop: torch.profiler saw {sum(counts.values())} kernels of {len(counts)} names")

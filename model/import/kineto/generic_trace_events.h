@@ -30,6 +30,7 @@ public:
     void noteMetadata(const KinetoEvent& e);
 
     bool empty() const { return m_events.empty(); }
+    size_t size() const { return m_events.size(); }
     // The earliest and latest time of the events (raw file nanoseconds); false when none.
     bool span(Timestamp& first, Timestamp& last) const;
 

@@ -51,8 +51,9 @@ public:
     // Resolves owners, flows and t = 0, adds every event to the builder and records diagnostics.
     void finish();
 
-    // Events taken so far that finish() will add (NVTX-style ranges go to the builder at once).
-    size_t pendingEvents() const { return m_pending.size(); }
+    // Events taken so far that finish() will add (NVTX-style ranges go to the builder at once;
+    // a generic trace's events all wait for the end): what a file cut short still keeps.
+    size_t pendingEvents() const { return m_pending.size() + (m_isKineto ? 0 : m_generic.size()); }
 
 private:
     enum class PendingKind : uint8_t { Api, Kernel, Memory, Sync, HostRange, OsCall, GpuRange };

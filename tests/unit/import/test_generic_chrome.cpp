@@ -139,3 +139,20 @@ TEST_CASE("A PyTorch trace keeps skipping categories it does not know, with stri
     CHECK(hasDiagnostic(trace, "\"B\" (1)"));
     CHECK(!hasDiagnostic(trace, "generic"));
 }
+
+// A generic trace cut short (its writer crashed) keeps the events before the cut, as a PyTorch
+// trace does, and says so; it is not refused whole.
+TEST_CASE("A generic Chrome trace cut short keeps the events before the cut")
+{
+    std::string text = R"({"traceEvents":[)";
+    for (int i = 0; i < 50; ++i)
+        text += std::string(i ? "," : "") + R"({"ph":"X","cat":"c","name":"s","pid":"p","tid":"t","ts":)"
+            + std::to_string(i * 10) + R"(,"dur":5})";
+    const std::string cut = text.substr(0, text.size() - 20); // inside the 50th event
+    const Trace trace = importText("cut", cut);
+    CHECK(trace.eventCount() == 49);
+    bool said = false;
+    for (const Diagnostic& d : trace.diagnostics)
+        said = said || d.text.find("cut short") != std::string::npos;
+    CHECK(said);
+}

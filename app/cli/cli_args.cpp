@@ -105,9 +105,11 @@ std::optional<bool> parseBool(std::string_view text)
     return std::nullopt;
 }
 
-std::optional<Trace> openTraceOrReport(const std::string& path)
+std::optional<Trace> openTraceOrReport(const std::string& path, const DecodeSelection& select)
 {
-    auto result = openTrace(path);
+    ReadOptions options;
+    options.select = select;
+    auto result = openTrace(path, options);
     if (!result) {
         std::fprintf(stderr, "sightline: %s\n", result.error().c_str());
         return std::nullopt;

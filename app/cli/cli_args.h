@@ -10,6 +10,7 @@
 #pragma once
 
 #include "model/common/result.h"
+#include "model/format/report_io.h"
 #include "model/trace/trace.h"
 
 #include <optional>
@@ -61,8 +62,8 @@ private:
 std::optional<bool> parseBool(std::string_view text);
 
 // Opens any trace file the model can read (.rep, nsys SQLite, PyTorch JSON), chosen by content;
-// prints the error sentence to stderr on failure.
-std::optional<Trace> openTraceOrReport(const std::string& path);
+// prints the error sentence to stderr on failure. `select` says what of a .rep to decode.
+std::optional<Trace> openTraceOrReport(const std::string& path, const DecodeSelection& select = {});
 
 // A usage error of `sightline COMMAND`: prints "sightline COMMAND: SENTENCE. Run 'sightline
 // COMMAND --help' for usage." to stderr and returns the exit code 2.

@@ -1,6 +1,8 @@
 // `sightline info FILE`: what a report holds, at a glance.
 #include "app/cli/cli_args.h"
 #include "app/cli/commands.h"
+#include "model/format/report_io.h"
+#include "model/format/report_outline.h"
 
 #include <cstdio>
 #include <ctime>
@@ -38,6 +40,28 @@ void line(const char* key, const std::string& value)
     if (!value.empty()) std::printf("  %-20s %s\n", key, value.c_str());
 }
 
+// The outline from the report's small chunks when it stores its spans (format 1.1 on), else
+// from the whole file opened; an older report gets a hint to rewrite it. Errors go to stderr.
+std::optional<ReportOutline> outlineFile(const std::string& path)
+{
+    if (looksLikeReport(path)) {
+        Result<std::optional<ReportOutline>> read = readReportOutline(path);
+        if (!read) {
+            std::fprintf(stderr, "sightline: %s\n", read.error().c_str());
+            return std::nullopt;
+        }
+        if (read.value()) return std::move(*read.value());
+    }
+    std::optional<Trace> trace = openTraceOrReport(path);
+    if (!trace) return std::nullopt;
+    if (trace->storedFormat.major > 0)
+        std::fprintf(stderr,
+            "Note: this report was written by an older Sightline; rewrite it with "
+            "'sightline import %s -o NEW.rep' and NEW.rep opens faster.\n",
+            path.c_str());
+    return outlineOf(std::move(*trace));
+}
+
 constexpr const char* kKindNames[kTrackKindCount] = {"CUDA API calls", "NVTX ranges and marks",
     "OS runtime calls", "CUDA kernels", "Memory operations", "Synchronizations"};
 
@@ -54,9 +78,10 @@ int runInfo(const std::vector<std::string>& arguments)
     }
     const std::vector<std::string>& files = scanned->positional();
     if (files.size() != 1) return usageError("info", "give exactly one report file");
-    auto trace = openTraceOrReport(files[0]);
-    if (!trace) return 1;
-    const ReportMetadata& m = trace->metadata;
+    const std::optional<ReportOutline> outline = outlineFile(files[0]);
+    if (!outline) return 1;
+    const Trace& base = outline->base;
+    const ReportMetadata& m = base.metadata;
 
     std::printf(
         "Report %s (%.1f MB)\n", files[0].c_str(), double(std::filesystem::file_size(files[0])) / 1e6);
@@ -72,37 +97,41 @@ int runInfo(const std::vector<std::string>& arguments)
     line("CUPTI", m.cuptiVersion);
     for (const auto& [key, value] : m.options)
         line(("Option " + key).c_str(), value);
-    for (const auto& gpu : trace->gpus)
+    for (const auto& gpu : base.gpus)
         std::printf("  GPU %-16u %s, cc %u.%u, %u SMs, %.1f GB, %s, bus %s\n", gpu.device.value,
             gpu.name.c_str(), gpu.computeMajor, gpu.computeMinor, gpu.smCount, double(gpu.memoryBytes) / 1e9,
             gpu.uuid.c_str(), gpu.busId.c_str());
 
-    std::printf("\nTime span: %.6f s (%lld ns to %lld ns)\n", double(trace->span.duration()) / 1e9,
-        static_cast<long long>(trace->span.start), static_cast<long long>(trace->span.end));
-    std::printf("Processes: %zu, threads: %zu, GPUs: %zu, streams: %zu, rows: %zu\n", trace->processes.size(),
-        trace->threads.size(), trace->gpus.size(), trace->streams.size(), trace->tracks.size());
-    std::printf("\nEvents: %zu\n", trace->eventCount());
+    const TimeRange span = outline->span.value_or(TimeRange {});
+    std::printf("\nTime span: %.6f s (%lld ns to %lld ns)\n", double(span.duration()) / 1e9,
+        static_cast<long long>(span.start), static_cast<long long>(span.end));
+    std::printf("Processes: %zu, threads: %zu, GPUs: %zu, streams: %zu, rows: %zu\n", base.processes.size(),
+        base.threads.size(), base.gpus.size(), base.streams.size(), outline->tracks.size());
+    std::printf("\nEvents: %llu%s\n", static_cast<unsigned long long>(outline->eventCount()),
+        outline->complete ? "" : " (as the report claims; it was cut short, see its diagnostics)");
     for (int k = 0; k < kTrackKindCount; ++k)
-        std::printf("  %-24s %zu\n", kKindNames[k], trace->eventCount(TrackKind(k)));
+        std::printf("  %-24s %llu\n", kKindNames[k],
+            static_cast<unsigned long long>(outline->eventCount(TrackKind(k))));
+    if (outline->cpuSamples > 0 || outline->threadStates > 0)
+        std::printf("  %-24s %llu samples, %llu thread states\n", "CPU profile",
+            static_cast<unsigned long long>(outline->cpuSamples),
+            static_cast<unsigned long long>(outline->threadStates));
 
-    if (!trace->counterSeries.empty()) {
-        std::printf("\nCounter series: %zu\n", trace->counterSeries.size());
-        for (const CounterSeries& series : trace->counterSeries) {
-            const CounterTimeline& timeline = trace->timelineOf(series);
-            const Duration span = timeline.starts.empty() ? 0 : timeline.end - timeline.starts.front();
-            const bool cpu = series.source == CounterSource::CpuUtilization;
-            const char* what = cpu                          ? "CPU utilization"
-                : series.source == CounterSource::GpuMemory ? "memory in use"
-                                                            : "GPU metrics";
-            std::printf("  %s %-3u %-18s %zu samples over %.3f s (%s)\n", cpu ? "PID" : "GPU",
-                cpu ? series.pid.value : series.device.value,
-                (series.name + " [" + series.unit + "]").c_str(), timeline.size(), double(span) / 1e9, what);
+    if (!outline->counters.empty()) {
+        std::printf("\nCounter series: %zu\n", outline->counters.size());
+        for (const CounterOutline& counter : outline->counters) {
+            const CounterSeries& series = counter.series;
+            const Duration length = counter.span ? counter.span->duration() : 0;
+            const char* what = series.source == CounterSource::GpuMemory ? "memory in use" : "GPU metrics";
+            std::printf("  GPU %-3u %-18s %llu samples over %.3f s (%s)\n", series.device.value,
+                (series.name + " [" + series.unit + "]").c_str(),
+                static_cast<unsigned long long>(counter.samples), double(length) / 1e9, what);
         }
     }
 
-    std::printf("\nDiagnostics: %s\n", trace->diagnostics.empty() ? "none" : "");
+    std::printf("\nDiagnostics: %s\n", base.diagnostics.empty() ? "none" : "");
     constexpr const char* kSeverity[] = {"info", "warning", "error"};
-    for (const auto& d : trace->diagnostics)
+    for (const auto& d : base.diagnostics)
         std::printf("  [%s] %s: %s\n", kSeverity[int(d.severity) % 3], d.source.c_str(), d.text.c_str());
     return 0;
 }

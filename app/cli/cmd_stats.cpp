@@ -115,6 +115,28 @@ std::vector<StatsTable> computeTables(
     return tables;
 }
 
+// What the reports asked for read, so that only that is decoded: a report keeps each kind of
+// event, the counters and the CPU profile in batches of their own.
+DecodeSelection selectionFor(const std::vector<ReportRequest>& requests)
+{
+    DecodeSelection select = DecodeSelection::nothing();
+    const auto add = [&](TrackKind kind) { select.trackKinds |= 1u << unsigned(kind); };
+    for (const ReportRequest& request : requests) {
+        if (request.id) {
+            if (const std::optional<TrackKind> kind = trackKindOf(*request.id))
+                add(*kind);
+            else
+                select.cpu = true;
+        } else if (request.tableName == kNvtxGpuProjectionSum) {
+            return {}; // NVTX ranges projected through API calls onto GPU work: nearly everything
+        } else {
+            select.counters = true;
+            if (request.tableName == "gpu_metrics_kern_sum") add(TrackKind::Kernels);
+        }
+    }
+    return select;
+}
+
 std::string emptyNote(const StatsTable& table, const std::string& file, bool ranged)
 {
     return "SKIPPED: " + file + " has no " + table.dataKind + " data" + (ranged ? " in the range" : "") + ".";
@@ -167,7 +189,9 @@ int runStats(const std::vector<std::string>& arguments)
             return usageError("stats", "--range '" + *rangeOption + "' is empty; END must be after START.");
     }
 
-    const std::optional<Trace> trace = openTraceOrReport(files.front());
+    // Without --report every report is printed, the counter ones too when there are counters.
+    const std::optional<Trace> trace
+        = openTraceOrReport(files.front(), reportOption ? selectionFor(requests) : DecodeSelection {});
     if (!trace) return 1;
 
     if (!reportOption && !trace->counterSeries.empty())

@@ -39,4 +39,24 @@ uint32_t Track::laneOf(uint32_t index) const
     return uint32_t(it - laneBegin.begin()) - 1;
 }
 
+std::optional<TimeRange> trackSpan(const Track& track)
+{
+    std::optional<TimeRange> span;
+    for (uint32_t l = 0; l < track.laneCount(); ++l) {
+        const IndexRange lane = track.lane(l);
+        if (!lane.empty()) widen(span, {track.events.start[lane.begin], track.events.end[lane.end - 1]});
+    }
+    return span;
+}
+
+void widen(std::optional<TimeRange>& into, TimeRange range)
+{
+    if (!into) {
+        into = range;
+        return;
+    }
+    into->start = std::min(into->start, range.start);
+    into->end = std::max(into->end, range.end);
+}
+
 } // namespace sightline

@@ -10,6 +10,7 @@
 #include "model/core/time.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace sightline {
@@ -100,6 +101,12 @@ struct Track
     uint32_t laneOf(uint32_t index) const; // the lane (depth) holding an event
     Duration duration(uint32_t i) const { return events.end[i] - events.start[i]; }
 };
+
+// From the earliest start to the latest end of a track's events; none for an empty track.
+// Each lane's first event starts first and its last ends last, so this is O(lanes).
+std::optional<TimeRange> trackSpan(const Track& track);
+// The smallest range holding both (`into` grows; an empty optional takes `range`).
+void widen(std::optional<TimeRange>& into, TimeRange range);
 
 // A reference to one event: its track and its lane-major index there.
 struct EventRef

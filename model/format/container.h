@@ -21,7 +21,9 @@ namespace sightline::rep {
 constexpr std::string_view kMagic {"\x89SLREP\r\n", 8};
 constexpr std::string_view kTrailerMagic {"SLREPEND", 8};
 constexpr uint16_t kFormatMajor = 1;
-constexpr uint16_t kFormatMinor = 0;
+// 1.1: track and counter timeline spans in the track list and counter definitions, so a
+// reader can outline a report and decode only the kinds it needs.
+constexpr uint16_t kFormatMinor = 1;
 constexpr size_t kPreambleSize = 16;
 constexpr size_t kFrameHeaderSize = 12;
 constexpr size_t kTrailerSize = 16;

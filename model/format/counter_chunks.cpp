@@ -24,6 +24,8 @@ void encodeCounterDefinitions(const Trace& trace, CounterDefinitions& out)
         auto* t = out.add_timelines();
         t->set_samples(trace.counterTimelines[i].size());
         t->set_end(trace.counterTimelines[i].end);
+        if (!trace.counterTimelines[i].starts.empty())
+            t->set_first_start(trace.counterTimelines[i].starts.front());
     }
     for (size_t i = 0; i < storedCounterSeriesCount(trace); ++i) {
         const CounterSeries& series = trace.counterSeries[i];

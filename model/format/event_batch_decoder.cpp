@@ -1,6 +1,7 @@
 #include "model/format/event_batch_decoder.h"
 
 #include "model/format/container.h"
+#include "model/format/frame_index.h"
 
 namespace sightline {
 
@@ -46,9 +47,11 @@ size_t EventBatchDecoder::descriptorCount(TrackKind kind) const
 
 Status EventBatchDecoder::decode(const rep::EventBatch& b, uint64_t offset)
 {
-    if (b.track() >= m_trace.tracks.size())
-        return damaged(offset, "an event batch names a track that does not exist");
-    Track& track = m_trace.tracks[b.track()];
+    const size_t storedTracks = m_slots.empty() ? m_trace.tracks.size() : m_slots.size();
+    if (b.track() >= storedTracks) return damaged(offset, "an event batch names a track that does not exist");
+    const uint32_t slot = m_slots.empty() ? b.track() : m_slots[b.track()];
+    if (slot == rep::kUnknownTrack) return {}; // a track this reader leaves out
+    Track& track = m_trace.tracks[slot];
     if (b.lane() >= track.laneCount())
         return damaged(offset, "an event batch names a lane that does not exist");
     const IndexRange lane = track.lane(b.lane());
@@ -99,7 +102,7 @@ Status EventBatchDecoder::decode(const rep::EventBatch& b, uint64_t offset)
     if (hasValue(kind))
         for (uint32_t k = 0; k < count; ++k)
             ev.value[first + k] = b.value(int(k));
-    m_received[b.track()][b.lane()] += uint32_t(count);
+    m_received[slot][b.lane()] += uint32_t(count);
     return {};
 }
 

@@ -21,6 +21,9 @@ public:
 
     // Sizes every track's columns from its lane sizes.
     void allocate();
+    // When the Trace holds only some of the stored tracks: slots[stored track] is its index in
+    // the Trace, or rep::kUnknownTrack for a track left out, whose batches are then skipped.
+    void setTrackSlots(std::vector<uint32_t> slots) { m_slots = std::move(slots); }
     // Decodes one batch. Thread-safe for distinct batches.
     Status decode(const rep::EventBatch& batch, uint64_t frameOffset);
 
@@ -36,6 +39,7 @@ private:
     Trace& m_trace;
     std::string m_path;
     std::vector<std::unique_ptr<std::atomic<uint32_t>[]>> m_received; // per track, per lane
+    std::vector<uint32_t> m_slots; // empty: every stored track is in the Trace, in order
 };
 
 } // namespace sightline

@@ -49,7 +49,8 @@ bool readFooter(std::span<const unsigned char> file, FrameIndex& index)
         if (entry.offset() < kPreambleSize || !headerFits(file, entry.offset(), footerOffset)) return false;
         const FrameHeader fh = decodeFrameHeader(file.data() + entry.offset());
         if (uint32_t(fh.kind) != entry.kind() || !fits(file, entry.offset(), fh)) return false;
-        index.frames.push_back({entry.offset(), fh});
+        index.frames.push_back(
+            {entry.offset(), fh, fh.kind == ChunkKind::Events ? entry.track() : kUnknownTrack});
     }
     index.validBytes = file.size();
     return true;
@@ -80,6 +81,8 @@ Result<FrameIndex> indexFrames(std::span<const unsigned char> file, const std::s
             + ", newer than this Sightline reads (" + std::to_string(kFormatMajor)
             + "); update Sightline to open it.");
     }
+    index.formatMajor = major;
+    index.formatMinor = readU16(file.data() + 10);
     if (readFooter(file, index)) {
         index.complete = true;
         return index;

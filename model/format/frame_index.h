@@ -11,10 +11,15 @@
 
 namespace sightline::rep {
 
+constexpr uint32_t kUnknownTrack = UINT32_MAX;
+
 struct FrameRef
 {
     uint64_t offset = 0; // of the frame header
     FrameHeader header;
+    // An event batch's track as the footer lists it (kUnknownTrack without a footer), so a
+    // reader can skip the batches of tracks it does not need without decompressing them.
+    uint32_t track = kUnknownTrack;
 };
 
 struct FrameIndex
@@ -22,6 +27,7 @@ struct FrameIndex
     std::vector<FrameRef> frames; // file order, footer excluded
     bool complete = false; // a valid trailer and footer were found
     uint64_t validBytes = 0; // bytes up to the end of the last whole frame
+    uint16_t formatMajor = 0, formatMinor = 0; // from the preamble
 };
 
 // `file` is the whole file. `path` is used in error sentences only. Fails when the file is not

@@ -24,12 +24,28 @@ struct WriteOptions
 // the error sentence.
 Status writeReport(const Trace& trace, const std::string& path, const WriteOptions& options = {});
 
+// What a reader decodes. Tracks of kinds left out are not in the Trace at all (their batches
+// are skipped unread, found through the footer); counters and the CPU profile left out stay
+// empty. The Trace's span is still the whole report's (format 1.1 stores it). Commands that
+// read one kind (stats) decode only it.
+struct DecodeSelection
+{
+    uint32_t trackKinds = (1u << kTrackKindCount) - 1; // bit per TrackKind
+    bool counters = true;
+    bool cpu = true;
+
+    bool wants(TrackKind kind) const { return (trackKinds >> unsigned(kind)) & 1u; }
+    bool everything() const { return trackKinds == (1u << kTrackKindCount) - 1 && counters && cpu; }
+    static DecodeSelection nothing() { return {0, false, false}; }
+};
+
 struct ReadOptions
 {
     unsigned threads = 0; // 0: all cores
     std::function<void(uint64_t bytesDone, uint64_t bytesTotal)> progress; // any thread
     const std::atomic<bool>* cancel = nullptr; // set to stop early
     bool buildIndexes = true;
+    DecodeSelection select; // .rep only: importers of other files read everything
 };
 
 Result<Trace> readReport(const std::string& path, const ReadOptions& options = {});

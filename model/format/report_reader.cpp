@@ -11,8 +11,8 @@
 #include "model/format/event_batch_decoder.h"
 #include "model/format/frame_index.h"
 #include "model/format/mapped_file.h"
-#include "model/format/proto_convert.h"
 #include "model/format/report_io.h"
+#include "model/format/structure_chunks.h"
 
 #include <atomic>
 #include <mutex>
@@ -28,30 +28,6 @@ bool decodeChunk(
 {
     return rep::decompress(rep::framePayload(file, frame), frame.header.rawSize, scratch)
         && chunk.ParseFromString(scratch);
-}
-
-// The track a descriptor describes. Its lane sizes are checked against the file later
-// (checkClaimedSizes); here they only must fit the 32-bit event indexes.
-std::optional<Track> makeTrack(const rep::TrackDescriptor& d)
-{
-    Track t;
-    t.key.kind = TrackKind(d.kind());
-    t.key.pid = Pid(d.pid());
-    t.key.tid = Tid(d.tid());
-    t.key.domain = DomainId(d.domain());
-    t.key.device = DeviceId(d.device());
-    t.key.context = ContextId(d.context());
-    t.key.stream = StreamId(d.stream());
-    t.nested = d.nested();
-    t.laneBegin.assign(1, 0);
-    uint64_t total = 0;
-    t.laneBegin.reserve(size_t(d.lane_sizes_size()) + 1);
-    for (uint32_t size : d.lane_sizes()) {
-        total += size;
-        if (total > UINT32_MAX) return std::nullopt;
-        t.laneBegin.push_back(uint32_t(total));
-    }
-    return t;
 }
 
 // Before anything is allocated for the events: the tracks may claim no more events than the
@@ -75,12 +51,6 @@ Status checkClaimedSizes(const Trace& trace, const rep::FrameIndex& index, const
     return {};
 }
 
-bool isBatch(ChunkKind kind)
-{
-    return kind == ChunkKind::Events || kind == ChunkKind::CounterBatch || kind == ChunkKind::CpuSampleBatch
-        || kind == ChunkKind::ThreadStateBatch || kind == ChunkKind::EventStackBatch;
-}
-
 // The raw bytes of every frame of `kind`.
 uint64_t rawBytesOf(const rep::FrameIndex& index, ChunkKind kind)
 {
@@ -97,79 +67,66 @@ struct BatchDecoders
     rep::CpuDecoder& cpu;
 };
 
-// Decodes the non-batch chunks. Chunks of kinds newer than this build are counted in `skipped`.
-Status readStructure(std::span<const unsigned char> file, const rep::FrameIndex& index,
-    const std::string& path, Trace& trace, BatchDecoders decoders, bool& sawTracks, size_t& skipped)
+// What the structure says beyond the Trace.
+struct StructureFacts
 {
-    std::string scratch;
-    bool sawHeader = false;
+    bool sawTracks = false;
+    size_t skipped = 0; // chunks of kinds newer than this build
+    std::optional<TimeRange> storedSpan; // the whole report's, from a 1.1 report's track list
+};
+
+// Decodes the non-batch chunks; counter definitions and CPU stacks only when `select` wants them.
+Result<StructureFacts> readStructure(std::span<const unsigned char> file, const rep::FrameIndex& index,
+    const std::string& path, Trace& trace, BatchDecoders decoders, const DecodeSelection& select)
+{
+    StructureFacts facts;
     const uint64_t counterBatchBytes = rawBytesOf(index, ChunkKind::CounterBatch);
     const rep::CpuBatchBytes cpuBatchBytes {rawBytesOf(index, ChunkKind::CpuSampleBatch),
         rawBytesOf(index, ChunkKind::ThreadStateBatch), rawBytesOf(index, ChunkKind::EventStackBatch)};
-    for (const auto& frame : index.frames) {
-        if (isBatch(frame.header.kind)) continue;
-        if (uint32_t(frame.header.kind) > rep::kLastKnownChunkKind) {
-            ++skipped;
-            continue;
-        }
-        rep::Chunk chunk;
-        if (!decodeChunk(file, frame, chunk, scratch))
-            return Status::failure(rep::damagedReport(path, frame.offset, "a chunk fails its checksum"));
+    const auto visit = [&](const rep::Chunk& chunk, const rep::FrameRef& frame) -> Status {
         switch (frame.header.kind) {
-        case ChunkKind::Header:
-            if (chunk.header().format_major() > rep::kFormatMajor)
-                return Status::failure(
-                    "'" + path + "' uses a newer report format; update Sightline to open it.");
-            trace.metadata = rep::fromProto(chunk.header());
-            sawHeader = true;
-            break;
-        case ChunkKind::Strings:
-            if (chunk.strings().first_id() > trace.strings.size())
-                return Status::failure(
-                    rep::damagedReport(path, frame.offset, "a string table increment is out of order"));
-            for (int i = int(trace.strings.size() - chunk.strings().first_id());
-                 i < chunk.strings().values_size(); ++i)
-                trace.strings.append(chunk.strings().values(i));
-            break;
-        case ChunkKind::Entities:
-            rep::fromProto(chunk.entities(), trace);
-            break;
-        case ChunkKind::Descriptors:
-            rep::fromProto(chunk.descriptors(), trace);
-            break;
         case ChunkKind::Tracks:
             for (const auto& d : chunk.tracks().tracks()) {
-                std::optional<Track> track = makeTrack(d);
+                std::optional<Track> track = rep::trackFromDescriptor(d);
                 if (!track)
                     return Status::failure(
                         rep::damagedReport(path, frame.offset, "a track claims more than 2^32 events"));
                 trace.tracks.push_back(std::move(*track));
             }
-            sawTracks = true;
-            break;
-        case ChunkKind::Diagnostics:
-            rep::fromProto(chunk.diagnostics(), trace.diagnostics);
-            break;
+            facts.storedSpan = rep::storedSpan(chunk.tracks(), index.formatMinor);
+            facts.sawTracks = true;
+            return {};
         case ChunkKind::CounterDefinitions:
-            if (Status defined = decoders.counters.define(
-                    chunk.counter_definitions(), counterBatchBytes, index.complete, frame.offset);
-                !defined)
-                return defined;
-            break;
+            return select.counters ? decoders.counters.define(
+                       chunk.counter_definitions(), counterBatchBytes, index.complete, frame.offset)
+                                   : Status();
         case ChunkKind::CpuStacks:
-            if (Status added
-                = decoders.cpu.addStacks(chunk.cpu_stacks(), cpuBatchBytes, index.complete, frame.offset);
-                !added)
-                return added;
-            break;
+            return select.cpu
+                ? decoders.cpu.addStacks(chunk.cpu_stacks(), cpuBatchBytes, index.complete, frame.offset)
+                : Status();
         default:
-            break;
+            return {};
         }
+    };
+    const Result<rep::StructureRead> read = rep::readStructureChunks(file, index, path, trace, visit);
+    if (!read) return Result<StructureFacts>::failure(read.error());
+    facts.skipped = read->skippedChunks;
+    return facts;
+}
+
+// Leaves out the tracks of kinds `select` does not want. Returns, per stored track, its index in
+// the Trace or rep::kUnknownTrack.
+std::vector<uint32_t> keepSelectedTracks(Trace& trace, const DecodeSelection& select)
+{
+    std::vector<uint32_t> slots(trace.tracks.size(), rep::kUnknownTrack);
+    std::vector<Track> kept;
+    for (size_t t = 0; t < trace.tracks.size(); ++t) {
+        if (!select.wants(trace.tracks[t].key.kind)) continue;
+        slots[t] = uint32_t(kept.size());
+        kept.push_back(std::move(trace.tracks[t]));
     }
-    if (!sawHeader)
-        return Status::failure(
-            "'" + path + "' is cut short before its header and holds no data; record it again.");
-    return {};
+    trace.tracks = std::move(kept);
+    return slots;
 }
 
 // After a cut: keep, per lane, the events that arrived (each lane's batches form a prefix).
@@ -276,18 +233,17 @@ Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& op
     const rep::FrameIndex& index = indexed.value();
 
     Trace trace;
-    bool sawTracks = false;
-    size_t skipped = 0;
+    const DecodeSelection& select = options.select;
     rep::CounterDecoder counters(trace, path);
     rep::CpuDecoder cpu(trace, path);
-    if (Status read = readStructure(file, index, path, trace, {counters, cpu}, sawTracks, skipped); !read)
-        return Result<Trace>::failure(read.error());
-    if (skipped > 0)
+    const Result<StructureFacts> structure = readStructure(file, index, path, trace, {counters, cpu}, select);
+    if (!structure) return Result<Trace>::failure(structure.error());
+    const bool sawTracks = structure->sawTracks;
+    if (structure->skipped > 0)
         trace.diagnostics.push_back({Severity::Warning, "reader",
-            std::to_string(skipped)
+            std::to_string(structure->skipped)
                 + " chunk(s) of a kind this Sightline does not know were skipped: the report was written by "
-                  "a "
-                  "newer version; update Sightline to see everything in it."});
+                  "a newer version; update Sightline to see everything in it."});
     if (index.complete && !sawTracks)
         return Result<Trace>::failure(rep::damagedReport(path, 0, "the track list is missing"));
     if (index.complete)
@@ -295,11 +251,20 @@ Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& op
             return Result<Trace>::failure(sane.error());
 
     EventBatchDecoder decoder(trace, path);
+    std::vector<uint32_t> slots;
+    if (!select.everything()) {
+        slots = keepSelectedTracks(trace, select);
+        decoder.setTrackSlots(slots);
+    }
     decoder.allocate();
+    // The footer names each batch's track: batches of tracks left out are not even decompressed.
+    const auto leftOut = [&](const rep::FrameRef& frame) {
+        return frame.track < slots.size() && slots[frame.track] == rep::kUnknownTrack;
+    };
     std::vector<const rep::FrameRef*> batches;
     uint64_t batchBytes = 0;
     for (const auto& frame : index.frames)
-        if (frame.header.kind == ChunkKind::Events) {
+        if (frame.header.kind == ChunkKind::Events && !leftOut(frame)) {
             batches.push_back(&frame);
             batchBytes += frame.header.compressedSize;
         }
@@ -330,14 +295,18 @@ Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& op
     if (options.cancel && options.cancel->load())
         return Result<Trace>::failure("Loading '" + path + "' was cancelled.");
     if (!firstError.empty()) return Result<Trace>::failure(firstError);
-    const Status batchesRead
-        = readBatches(file, index, path, ChunkKind::CounterBatch, "a counter batch", options,
-            [&](const rep::Chunk& c, uint64_t offset) { return counters.decode(c.counter_batch(), offset); });
-    if (!batchesRead) return Result<Trace>::failure(batchesRead.error());
+    if (select.counters)
+        if (Status read = readBatches(file, index, path, ChunkKind::CounterBatch, "a counter batch", options,
+                [&](const rep::Chunk& c, uint64_t offset) {
+                    return counters.decode(c.counter_batch(), offset);
+                });
+            !read)
+            return Result<Trace>::failure(read.error());
     const Result<uint64_t> countersLost = counters.finish(index.complete);
     if (!countersLost) return Result<Trace>::failure(countersLost.error());
-    if (Status read = readCpuBatches(file, index, path, cpu, options); !read)
-        return Result<Trace>::failure(read.error());
+    if (select.cpu)
+        if (Status read = readCpuBatches(file, index, path, cpu, options); !read)
+            return Result<Trace>::failure(read.error());
     const Result<uint64_t> cpuRowsLost = cpu.finish(index.complete);
     if (!cpuRowsLost) return Result<Trace>::failure(cpuRowsLost.error());
 
@@ -362,6 +331,9 @@ Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& op
     }
     addCpuUtilizationSeries(trace);
     if (options.buildIndexes) trace.buildIndexes(options.threads);
+    // Part of a report still spans the whole report, where the file says what that is.
+    if (!select.everything() && structure->storedSpan) trace.span = *structure->storedSpan;
+    trace.storedFormat = {index.formatMajor, index.formatMinor};
     return trace;
 }
 

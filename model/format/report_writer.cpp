@@ -171,6 +171,11 @@ Status writeReport(const Trace& trace, const std::string& path, const WriteOptio
                 for (uint32_t l = 0; l < track.laneCount(); ++l)
                     d->add_lane_sizes(track.lane(l).size());
             }
+            if (const std::optional<TimeRange> span = trace.dataSpan()) {
+                tracks->set_has_span(true);
+                tracks->set_span_start(span->start);
+                tracks->set_span_end(span->end);
+            }
         },
         ChunkKind::Tracks);
 

@@ -41,25 +41,17 @@ void Trace::buildIndexes(unsigned workerCount)
     correlation.build(*this);
     cpu.buildIndex();
 
-    span = {};
-    bool any = false;
-    for (const CounterTimeline& timeline : counterTimelines) {
-        if (timeline.starts.empty()) continue;
-        span.start = any ? std::min(span.start, timeline.starts.front()) : timeline.starts.front();
-        span.end = any ? std::max(span.end, timeline.end) : timeline.end;
-        any = true;
-    }
-    for (const auto& t : tracks) {
-        for (uint32_t l = 0; l < t.laneCount(); ++l) {
-            const auto lane = t.lane(l);
-            if (lane.empty()) continue;
-            const Timestamp first = t.events.start[lane.begin];
-            const Timestamp last = t.events.end[lane.end - 1];
-            span.start = any ? std::min(span.start, first) : first;
-            span.end = any ? std::max(span.end, last) : last;
-            any = true;
-        }
-    }
+    span = dataSpan().value_or(TimeRange {});
+}
+
+std::optional<TimeRange> Trace::dataSpan() const
+{
+    std::optional<TimeRange> all;
+    for (const CounterTimeline& timeline : counterTimelines)
+        if (!timeline.starts.empty()) widen(all, {timeline.starts.front(), timeline.end});
+    for (const Track& t : tracks)
+        if (const std::optional<TimeRange> trackRange = trackSpan(t)) widen(all, *trackRange);
+    return all;
 }
 
 void Trace::setDerivedTracks(std::vector<Track> derived, unsigned workerCount)

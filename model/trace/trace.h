@@ -61,12 +61,21 @@ struct Trace
     // CPU samples, call stacks and thread states (model/core/cpu_profile.h).
     CpuProfile cpu;
 
+    // The .rep format version it was read from ({0, 0} when built or imported).
+    struct FormatVersion
+    {
+        uint16_t major = 0, minor = 0;
+    } storedFormat;
+
     // Derived by buildIndexes().
     CorrelationIndex correlation;
     TimeRange span; // from the earliest start to the latest end
 
     // Builds every index, spreading tracks over `threads` workers (0: all cores).
     void buildIndexes(unsigned workerCount = 0);
+    // From the earliest start to the latest end of the events and counter samples (what
+    // buildIndexes sets `span` to); none when there are none.
+    std::optional<TimeRange> dataSpan() const;
 
     const Track& track(TrackId id) const
     {

@@ -6,6 +6,7 @@
 // peak resident memory (wait4's ru_maxrss) is its own. Inputs are generated once into a cache
 // folder. Prints a table; asserts nothing.
 #include "bench_support.h"
+#include "child_runs.h"
 #include "generate.h"
 #include "model/export/exporters.h"
 #include "model/import/importers.h"
@@ -15,8 +16,6 @@
 #include <filesystem>
 #include <optional>
 #include <string>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 #include <zlib.h>
@@ -35,22 +34,6 @@ Nsight Systems SQLite export (default 10M rows), and runs python3's json.load an
 CLI (cuda_gpu_kern_sum SQL) on the same files. N takes k, M and G suffixes. Inputs are cached
 in DIR (default: the build folder's bench-data); --fresh generates them again.
 )";
-
-// nsys' cuda_gpu_kern_sum, in SQL the sqlite3 CLI runs (no median() there: window functions).
-constexpr const char* kKernelSummarySql = R"SQL(
-WITH k AS (SELECT k.end - k.start AS dur, s.value AS name
-           FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName),
-ranked AS (SELECT name, dur, ROW_NUMBER() OVER (PARTITION BY name ORDER BY dur) AS r,
-                  COUNT(*) OVER (PARTITION BY name) AS n FROM k),
-med AS (SELECT name, AVG(dur) AS median FROM ranked WHERE r IN ((n + 1) / 2, (n + 2) / 2) GROUP BY name),
-total AS (SELECT SUM(dur) AS t FROM k)
-SELECT ROUND(100.0 * SUM(k.dur) / total.t, 1) AS "Time (%)", SUM(k.dur) AS "Total Time (ns)",
-       COUNT(*) AS "Instances", ROUND(AVG(k.dur), 1) AS "Avg (ns)", med.median AS "Med (ns)",
-       MIN(k.dur) AS "Min (ns)", MAX(k.dur) AS "Max (ns)",
-       ROUND(sqrt(MAX(0.0, (SUM(1.0 * k.dur * k.dur) - SUM(k.dur) * AVG(k.dur)) / MAX(1, COUNT(*) - 1))), 1)
-           AS "StdDev (ns)", k.name AS "Name"
-FROM k JOIN med USING (name), total GROUP BY k.name ORDER BY 2 DESC;
-)SQL";
 
 constexpr const char* kPythonLoad = "import json, sys, time\n"
                                     "t = time.perf_counter()\n"
@@ -117,46 +100,21 @@ struct Outcome
 // `timeWall` (then the wall time is measured here). Peak memory from wait4.
 Outcome measure(const std::vector<std::string>& argv, bool timeWall = false)
 {
-    int pipeFds[2];
-    if (pipe(pipeFds) != 0) return {};
-    Stopwatch wall;
-    const pid_t child = fork();
-    if (child == 0) {
-        dup2(pipeFds[1], STDOUT_FILENO);
-        close(pipeFds[0]);
-        close(pipeFds[1]);
-        std::vector<char*> args;
-        for (const std::string& a : argv)
-            args.push_back(const_cast<char*>(a.c_str()));
-        args.push_back(nullptr);
-        execvp(args[0], args.data());
-        std::fprintf(stderr, "bench_import: cannot run %s: %s\n", args[0], std::strerror(errno));
-        _exit(127);
-    }
-    close(pipeFds[1]);
-    std::string output;
-    char buffer[4096];
-    for (ssize_t got; (got = read(pipeFds[0], buffer, sizeof buffer)) > 0;)
-        output.append(buffer, size_t(got));
-    close(pipeFds[0]);
-    int status = 0;
-    struct rusage usage
-    {
-    };
-    wait4(child, &status, 0, &usage);
+    const ChildRun run = runChild(argv);
     Outcome outcome;
-    outcome.peakBytes = uint64_t(usage.ru_maxrss) * 1024;
-    outcome.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    outcome.peakBytes = run.peakBytes;
+    outcome.ok = run.ok;
     if (!outcome.ok) {
-        outcome.note = WIFEXITED(status) && WEXITSTATUS(status) == 127 ? "not installed" : "failed";
+        outcome.note = run.missing ? "not installed" : "failed";
         return outcome;
     }
     if (timeWall) {
-        outcome.seconds = outcome.parseSeconds = wall.seconds();
+        outcome.seconds = outcome.parseSeconds = run.wallSeconds;
         return outcome;
     }
     unsigned long long events = 0;
-    if (std::sscanf(output.c_str(), "%lf %lf %llu", &outcome.seconds, &outcome.parseSeconds, &events) != 3) {
+    if (std::sscanf(run.output.c_str(), "%lf %lf %llu", &outcome.seconds, &outcome.parseSeconds, &events)
+        != 3) {
         outcome.ok = false;
         outcome.note = "no figures";
     }
@@ -246,29 +204,6 @@ fs::path ensureSqlite(const Settings& s)
         std::fprintf(stderr, "bench_import: %s\n", e.c_str());
         std::exit(1);
     }
-    return path;
-}
-
-// Runs a generator step in a child process, so the parent stays small for the measurements.
-template <class F> fs::path inChild(F step)
-{
-    int fds[2];
-    if (pipe(fds) != 0) std::exit(1);
-    const pid_t child = fork();
-    if (child == 0) {
-        const std::string path = step().string();
-        if (write(fds[1], path.data(), path.size()) < 0) _exit(1);
-        _exit(0);
-    }
-    close(fds[1]);
-    std::string path;
-    char buffer[4096];
-    for (ssize_t got; (got = read(fds[0], buffer, sizeof buffer)) > 0;)
-        path.append(buffer, size_t(got));
-    close(fds[0]);
-    int status = 0;
-    waitpid(child, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || path.empty()) std::exit(1);
     return path;
 }
 

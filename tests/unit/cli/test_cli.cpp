@@ -47,6 +47,25 @@ TEST_CASE("sightline info describes the bundled sample")
     CHECK(r.err.empty());
 }
 
+TEST_CASE("sightline info outlines a 1.1 report as it describes an older one opened whole")
+{
+    const auto dir = scratchDir("cli_info_formats");
+    const std::string older = std::string(SIGHTLINE_SOURCE_DIR) + "/tests/data/captures/sync-bound.rep";
+    const std::string newer = (dir / "sync-bound.rep").string();
+    REQUIRE(runCommand(sightlineBin() + " import -o " + shellQuote(newer) + " " + shellQuote(older)).exitCode
+        == 0);
+    const auto oldInfo = runCommand(sightlineBin() + " info " + shellQuote(older));
+    const auto newInfo = runCommand(sightlineBin() + " info " + shellQuote(newer));
+    REQUIRE(oldInfo.exitCode == 0);
+    REQUIRE(newInfo.exitCode == 0);
+    // The first line names the file; every figure after it agrees.
+    const auto afterFirstLine = [](const std::string& text) { return text.substr(text.find('\n')); };
+    CHECK(afterFirstLine(newInfo.out) == afterFirstLine(oldInfo.out));
+    CHECK_THAT(newInfo.out, Catch::Contains("Time span") && Catch::Contains("CUDA kernels"));
+    CHECK_THAT(oldInfo.err, Catch::Contains("older Sightline") && Catch::Contains("sightline import"));
+    CHECK(newInfo.err.empty());
+}
+
 TEST_CASE("bad input gives one sentence naming the file and a non-zero exit")
 {
     const auto dir = scratchDir("cli_bad_input");

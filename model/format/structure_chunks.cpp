@@ -1,0 +1,113 @@
+#include "model/format/structure_chunks.h"
+
+#include "model/format/proto_convert.h"
+
+namespace sightline::rep {
+
+bool isBatch(ChunkKind kind)
+{
+    return kind == ChunkKind::Events || kind == ChunkKind::CounterBatch || kind == ChunkKind::CpuSampleBatch
+        || kind == ChunkKind::ThreadStateBatch || kind == ChunkKind::EventStackBatch;
+}
+
+std::optional<Track> trackFromDescriptor(const TrackDescriptor& d)
+{
+    Track t;
+    t.key.kind = TrackKind(d.kind());
+    t.key.pid = Pid(d.pid());
+    t.key.tid = Tid(d.tid());
+    t.key.domain = DomainId(d.domain());
+    t.key.device = DeviceId(d.device());
+    t.key.context = ContextId(d.context());
+    t.key.stream = StreamId(d.stream());
+    t.nested = d.nested();
+    t.laneBegin.assign(1, 0);
+    uint64_t total = 0;
+    t.laneBegin.reserve(size_t(d.lane_sizes_size()) + 1);
+    for (uint32_t size : d.lane_sizes()) {
+        total += size;
+        if (total > UINT32_MAX) return std::nullopt;
+        t.laneBegin.push_back(uint32_t(total));
+    }
+    return t;
+}
+
+namespace {
+
+std::optional<TimeRange> spanIfStored(bool present, int64_t start, int64_t end, uint16_t formatMinor)
+{
+    if (formatMinor < 1 || !present || end < start) return std::nullopt;
+    return TimeRange {start, end};
+}
+
+} // namespace
+
+std::optional<TimeRange> storedSpan(const Tracks& tracks, uint16_t formatMinor)
+{
+    return spanIfStored(tracks.has_span(), tracks.span_start(), tracks.span_end(), formatMinor);
+}
+
+std::optional<TimeRange> storedSpan(const CounterTimelineInfo& t, uint16_t formatMinor)
+{
+    return spanIfStored(t.samples() > 0, t.first_start(), t.end(), formatMinor);
+}
+
+Result<StructureRead> readStructureChunks(std::span<const unsigned char> file, const FrameIndex& index,
+    const std::string& path, Trace& trace, const std::function<Status(const Chunk&, const FrameRef&)>& visit)
+{
+    StructureRead read;
+    std::string scratch;
+    bool sawHeader = false;
+    for (const FrameRef& frame : index.frames) {
+        if (isBatch(frame.header.kind)) continue;
+        if (uint32_t(frame.header.kind) > kLastKnownChunkKind) {
+            ++read.skippedChunks;
+            continue;
+        }
+        Chunk chunk;
+        if (!decompress(framePayload(file, frame), frame.header.rawSize, scratch)
+            || !chunk.ParseFromString(scratch))
+            return Result<StructureRead>::failure(
+                damagedReport(path, frame.offset, "a chunk fails its checksum"));
+        switch (frame.header.kind) {
+        case ChunkKind::Header:
+            if (chunk.header().format_major() > kFormatMajor)
+                return Result<StructureRead>::failure(
+                    "'" + path + "' uses a newer report format; update Sightline to open it.");
+            trace.metadata = fromProto(chunk.header());
+            sawHeader = true;
+            break;
+        case ChunkKind::Strings:
+            if (chunk.strings().first_id() > trace.strings.size())
+                return Result<StructureRead>::failure(
+                    damagedReport(path, frame.offset, "a string table increment is out of order"));
+            for (int i = int(trace.strings.size() - chunk.strings().first_id());
+                 i < chunk.strings().values_size(); ++i)
+                trace.strings.append(chunk.strings().values(i));
+            break;
+        case ChunkKind::Entities:
+            fromProto(chunk.entities(), trace);
+            break;
+        case ChunkKind::Descriptors:
+            fromProto(chunk.descriptors(), trace);
+            break;
+        case ChunkKind::Diagnostics:
+            fromProto(chunk.diagnostics(), trace.diagnostics);
+            break;
+        case ChunkKind::Tracks:
+        case ChunkKind::CounterDefinitions:
+        case ChunkKind::CpuStacks:
+            if (Status visited = visit(chunk, frame); !visited)
+                return Result<StructureRead>::failure(visited.error());
+            break;
+        default:
+            break;
+        }
+    }
+    if (!sawHeader)
+        return Result<StructureRead>::failure(
+            "'" + path + "' is cut short before its header and holds no data; record it again.");
+    return read;
+}
+
+} // namespace sightline::rep

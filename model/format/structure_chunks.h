@@ -1,0 +1,45 @@
+// The small chunks of a .rep file, read in file order before any batch: header, strings,
+// entities, descriptors and diagnostics go straight into a Trace; the track list, the counter
+// definitions and the CPU stacks go to the caller, which either prepares to decode batches
+// (report_reader.cpp) or only outlines the report (report_outline.h). Every chunk is checked
+// (checksum, version) before use.
+#pragma once
+
+#include "model/common/result.h"
+#include "model/format/frame_index.h"
+#include "model/format/report.pb.h"
+#include "model/trace/trace.h"
+
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+
+namespace sightline::rep {
+
+// Batches follow the structure and are decoded apart from it.
+bool isBatch(ChunkKind kind);
+
+// The track a descriptor describes, without events. None when its lanes claim more than the
+// 32-bit event indexes hold; the lane sizes are checked against the file by the reader.
+std::optional<Track> trackFromDescriptor(const TrackDescriptor& d);
+
+// The spans a 1.1 report stores: the whole trace's (as a full read computes it) in its track
+// list, and each counter timeline's. None for an empty one, an older report (which stores no
+// spans) or a reversed span.
+std::optional<TimeRange> storedSpan(const Tracks& tracks, uint16_t formatMinor);
+std::optional<TimeRange> storedSpan(const CounterTimelineInfo& t, uint16_t formatMinor);
+
+struct StructureRead
+{
+    size_t skippedChunks = 0; // of kinds newer than this build
+};
+
+// Reads every structure chunk of `index` into `trace` (header, strings, entities, descriptors,
+// diagnostics) and hands the track list, counter definitions and CPU stacks to `visit` with
+// their frame. Fails with one sentence on a damaged chunk, a newer major version, a missing
+// header, or the first failure `visit` returns.
+Result<StructureRead> readStructureChunks(std::span<const unsigned char> file, const FrameIndex& index,
+    const std::string& path, Trace& trace, const std::function<Status(const Chunk&, const FrameRef&)>& visit);
+
+} // namespace sightline::rep

@@ -43,7 +43,7 @@ QColor chartColor(int index)
     return QColor(kColors[index % int(std::size(kColors))]);
 }
 
-ChartPanel::ChartPanel(const QString& title, QWidget* parent)
+ChartPanel::ChartPanel(const QString& title, QWidget* parent, ControlsRow row)
     : QFrame(parent)
 {
     setFrameShape(QFrame::StyledPanel);
@@ -61,7 +61,7 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
     auto* header = new QHBoxLayout;
     header->addWidget(m_title);
     header->addStretch(1);
-    header->addLayout(m_controls);
+    if (row == ControlsRow::Title) header->addLayout(m_controls);
     header->addWidget(exportButton);
 
     m_plot = new QCustomPlot(this);
@@ -77,6 +77,7 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 8);
     layout->addLayout(header);
+    if (row == ControlsRow::OwnRow) layout->addLayout(m_controls);
     layout->addWidget(m_plot, 1);
 }
 

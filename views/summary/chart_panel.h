@@ -1,6 +1,7 @@
-// One chart of the Analysis Summary: a titled frame holding a QCustomPlot, a row for the
-// chart's own controls, and "Export PNG…". The plot is styled once here (fonts, grid, axis
-// pens from the palette) so the four charts look alike; the chart's data is the owner's job.
+// One chart of the Analysis Summary: a titled frame holding a QCustomPlot, the chart's own
+// controls (in the title's row, or in a row of their own under it), and "Export PNG…". The
+// plot is styled once here (fonts, grid, axis pens from the palette) so the four charts look
+// alike; the chart's data is the owner's job.
 #pragma once
 
 #include <QFrame>
@@ -15,10 +16,16 @@ class ChartPanel : public QFrame
 {
     Q_OBJECT
 public:
-    explicit ChartPanel(const QString& title, QWidget* parent = nullptr);
+    // Where the chart's own controls go: in the title's row, right-aligned before the export
+    // button, or in a row of their own under it, whose width an Expanding control fills (a
+    // choice of long names).
+    enum class ControlsRow : uint8_t { Title, OwnRow };
+
+    explicit ChartPanel(
+        const QString& title, QWidget* parent = nullptr, ControlsRow row = ControlsRow::Title);
 
     QCustomPlot* plot() const { return m_plot; }
-    // Widgets added here sit between the title and the export button.
+    // Widgets added here go where the ControlsRow says.
     QHBoxLayout* controls() const { return m_controls; }
     QString title() const;
 

@@ -16,6 +16,7 @@ namespace sightline::views {
 namespace {
 
 constexpr size_t kTopKernels = 10;
+constexpr double kNameShare = 0.45; // of the top kernels plot's width, at most, for the names
 constexpr int kHistogramBins = 40;
 constexpr int kUtilizationColumns = 400;
 constexpr int kNameRole = Qt::UserRole + 1;
@@ -56,6 +57,30 @@ QString millisecondsText(double ms)
         + QStringLiteral(" ms");
 }
 
+// Tick marks only outside the plot, so none shows inside a bar (where it reads as a minus
+// sign before the bar's value label).
+void keepTicksOutside(QCPAxis* axis)
+{
+    axis->setTickLength(0, 4);
+    axis->setSubTicks(false);
+}
+
+// Ticks for counts: whole numbers, a step of one at least, sub-ticks only on whole numbers.
+class CountTicker : public QCPAxisTicker
+{
+protected:
+    double getTickStep(const QCPRange& range) override
+    {
+        return std::max(1.0, std::floor(QCPAxisTicker::getTickStep(range) + 1e-9));
+    }
+    int getSubTickCount(double tickStep) override
+    {
+        const int count = QCPAxisTicker::getSubTickCount(tickStep);
+        const double subStep = tickStep / (count + 1);
+        return subStep == std::floor(subStep) ? count : 0;
+    }
+};
+
 QCPItemText* barLabel(QCustomPlot* plot, double x, double y, const QString& text, Qt::Alignment alignment)
 {
     auto* label = new QCPItemText(plot);
@@ -74,19 +99,22 @@ SummaryCharts::SummaryCharts(std::shared_ptr<const Trace> trace, QWidget* parent
     , m_trace(std::move(trace))
 {
     m_topKernels = new ChartPanel(tr("Top kernels by total GPU time"), this);
-    m_histogram = new ChartPanel(tr("Duration histogram"), this);
+    m_histogram = new ChartPanel(tr("Duration histogram"), this, ChartPanel::ControlsRow::OwnRow);
     m_utilization = new ChartPanel(tr("GPU utilization over time"), this);
     m_memoryVolume = new ChartPanel(tr("Memory transfer volume by kind"), this);
 
     m_names = new QComboBox(m_histogram);
     m_names->setMinimumContentsLength(28);
     m_names->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_names->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     m_logScale = new QCheckBox(tr("Log scale"), m_histogram);
     m_logScale->setChecked(true);
     m_logScale->setToolTip(tr("Bin durations evenly on a logarithmic axis"));
     m_histogram->controls()->addWidget(m_names);
     m_histogram->controls()->addWidget(m_logScale);
     connect(m_names, &QComboBox::currentIndexChanged, this, &SummaryCharts::drawHistogram);
+    connect(m_topKernels->plot(), &QCustomPlot::beforeReplot, this, &SummaryCharts::fitTopKernelNames);
+    connect(m_topKernels->plot(), &QCustomPlot::afterLayout, this, &SummaryCharts::fitTopKernelValues);
 
     // The utilization legend sits in a row of its own under the plot, off the data.
     QCustomPlot* utilization = m_utilization->plot();
@@ -166,6 +194,7 @@ bool SummaryCharts::setHistogramName(TrackKind kind, const QString& name)
 void SummaryCharts::drawTopKernels()
 {
     m_topKernels->clear();
+    m_topKernelNames.clear();
     QCustomPlot* plot = m_topKernels->plot();
     const StatsReport* kernels = report(StatsReportId::CudaGpuKernSum);
     const std::vector<NamedTotal> top = kernels ? topRows(*kernels, kTopKernels) : std::vector<NamedTotal> {};
@@ -181,44 +210,66 @@ void SummaryCharts::drawTopKernels()
     bars->setPen(Qt::NoPen);
     bars->setBrush(chartColor(0));
     QVector<double> keys, values;
-    QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
     const int n = int(top.size());
     double longest = 0;
-    std::vector<std::pair<double, QCPItemText*>> labels;
     for (int i = 0; i < n; ++i) {
         const double key = n - i; // the largest at the top
         const double ms = double(top[size_t(i)].total) / 1e6;
         keys << key;
         values << ms;
         longest = std::max(longest, ms);
-        names->addTick(key, elided(fromStd(kernelLabel(top[size_t(i)].name)), 34));
-        labels.push_back({ms,
-            barLabel(plot, ms, key,
-                QStringLiteral("%1  (%2%)")
-                    .arg(millisecondsText(ms))
-                    .arg(100.0 * double(top[size_t(i)].total) / total, 0, 'f', 1),
-                Qt::AlignLeft | Qt::AlignVCenter)});
+        m_topKernelNames.push_back(fromStd(kernelLabel(top[size_t(i)].name)));
+        barLabel(plot, ms, key,
+            QStringLiteral("%1  (%2%)")
+                .arg(millisecondsText(ms))
+                .arg(100.0 * double(top[size_t(i)].total) / total, 0, 'f', 1),
+            Qt::AlignLeft | Qt::AlignVCenter);
     }
     bars->setData(keys, values, true);
-    plot->yAxis->setTicker(names);
-    plot->yAxis->setSubTicks(false);
+    plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
+    keepTicksOutside(plot->yAxis);
     plot->yAxis->grid()->setVisible(false);
     plot->yAxis->setRange(0.4, n + 0.6);
     plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     plot->xAxis->setLabel(tr("Total GPU time (ms)"));
-    plot->xAxis->setRange(0, longest * 1.3);
-    // Widen the range until every value label fits right of its bar: a bar of `ms` ends at
-    // ms / range of the axis width, and its label needs its own width after that.
+    plot->xAxis->setRange(0, longest * 1.05);
     plot->replot();
-    const double width = std::max(1, plot->axisRect()->width());
-    const QFontMetrics metrics(plot->font());
-    double range = longest * 1.05;
-    for (const auto& [ms, label] : labels) {
-        const double needed = metrics.horizontalAdvance(label->text()) + 12;
+}
+
+void SummaryCharts::fitTopKernelNames()
+{
+    QCustomPlot* plot = m_topKernels->plot();
+    const auto names = qSharedPointerDynamicCast<QCPAxisTickerText>(plot->yAxis->ticker());
+    if (!names) return;
+    const QFontMetrics metrics(plot->yAxis->tickLabelFont());
+    const int room = std::max(8 * metrics.averageCharWidth(), int(plot->width() * kNameShare));
+    names->clear();
+    const int n = int(m_topKernelNames.size());
+    for (int i = 0; i < n; ++i)
+        names->addTick(n - i, metrics.elidedText(m_topKernelNames[size_t(i)], Qt::ElideRight, room));
+}
+
+void SummaryCharts::fitTopKernelValues()
+{
+    // A bar of `ms` ends at ms / range of the axis's width, and its label needs its own width
+    // after that: the range grows until the widest need is met (labels too wide for the plot
+    // whatever the range are left as they are).
+    QCustomPlot* plot = m_topKernels->plot();
+    const double width = plot->axisRect()->width();
+    if (m_topKernelNames.empty() || width < 1) return;
+    double range = 0;
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        const auto* label = qobject_cast<QCPItemText*>(plot->item(i));
+        if (!label || label->position->type() != QCPItemPosition::ptPlotCoords) continue;
+        const double ms = label->position->coords().x();
+        const double needed = QFontMetrics(label->font()).horizontalAdvance(label->text())
+            + label->padding().left() + label->padding().right() + 4;
+        range = std::max(range, ms * 1.05);
         if (needed < width * 0.9) range = std::max(range, ms * width / (width - needed));
     }
+    if (range <= 0 || range == plot->xAxis->range().upper) return;
     plot->xAxis->setRange(0, range);
-    plot->replot();
+    plot->axisRect()->update(QCPLayoutElement::upPreparation); // the ticks of the new range
 }
 
 void SummaryCharts::drawHistogram()
@@ -262,6 +313,7 @@ void SummaryCharts::drawHistogram()
         plot->xAxis->setNumberFormat(QStringLiteral("g"));
     }
     plot->xAxis->setLabel(logBins ? tr("Duration (\u00b5s, log scale)") : tr("Duration (\u00b5s)"));
+    plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new CountTicker));
     plot->yAxis->setLabel(tr("Instances"));
     plot->xAxis->setRange(x.front(), x.back());
     plot->yAxis->setRange(0, std::max(1.0, highest * 1.15));
@@ -372,7 +424,7 @@ void SummaryCharts::drawMemoryVolume()
     }
     plot->xAxis->setScaleType(QCPAxis::stLinear);
     plot->xAxis->setTicker(names);
-    plot->xAxis->setSubTicks(false);
+    keepTicksOutside(plot->xAxis);
     plot->xAxis->grid()->setVisible(false);
     plot->xAxis->setRange(0.4, double(rows.size()) + 0.6);
     plot->yAxis->setLabel(tr("Bytes moved (MB)"));

@@ -3,6 +3,10 @@
 // utilization over time per device (busy fraction from the LOD summaries) and memory transfer
 // volume by kind. They follow the summary's scope: redrawn from the same stats reports the
 // tables show, over the same range. Each chart exports to PNG.
+// The top kernels chart is refitted at every replot, so it holds at any size: names elided to
+// a share of the width before the layout, then the time axis widened until each value label
+// fits right of its bar. Category axes have no ticks reaching into the bars (where one reads
+// as a minus sign); the histogram's count axis ticks whole numbers only.
 #pragma once
 
 #include "model/stats/stats_report.h"
@@ -47,6 +51,8 @@ public:
 private:
     void fillNameChoices();
     void drawTopKernels();
+    void fitTopKernelNames();
+    void fitTopKernelValues();
     void drawHistogram();
     void drawUtilization();
     bool drawMetricCurves(TimeRange window); // false when the trace has no GPU metrics
@@ -56,6 +62,7 @@ private:
     std::shared_ptr<const Trace> m_trace;
     std::vector<StatsReport> m_reports;
     std::optional<TimeRange> m_range;
+    std::vector<QString> m_topKernelNames; // full labels, the largest kernel's first
     ChartPanel* m_topKernels = nullptr;
     ChartPanel* m_histogram = nullptr;
     ChartPanel* m_utilization = nullptr;

@@ -172,38 +172,49 @@ void CanvasPainter::paintLane(QImage& image, const LaneDraw& lane, Clip clip) co
     }
 }
 
-std::optional<CanvasPainter::Label> CanvasPainter::labelOf(
-    const LaneDraw& lane, const DrawBox& box, int width)
+void CanvasPainter::findLabelSpans(const DrawList& list, const LaneDraw& lane)
 {
-    if (lane.utilization || lane.height + 2 < m_metrics.height()) return std::nullopt;
-    const float left = std::max(box.x0, 0.0f);
-    const float room = std::min(box.x1, float(width)) - left;
-    if (room < kMinLabelPixels) return std::nullopt;
+    m_spans.clear();
+    if (lane.utilization || lane.height + 2 < m_metrics.height()) return;
+    visibleLabelSpans(lane.boxes, float(list.width), float(kMinLabelPixels), m_spans);
+}
+
+std::optional<CanvasPainter::PlacedLabel> CanvasPainter::placeLabel(
+    const LaneDraw& lane, const LabelSpan& span)
+{
+    const DrawBox& box = lane.boxes[span.box];
     const QString& text = m_style.label(box.event);
     if (text.isEmpty()) return std::nullopt;
-    const int available = int(room) - 2 * kLabelPadding;
-    return Label {left, available, text, std::min(labelWidth(text), available)};
+    const int available = int(span.x1 - span.x0) - 2 * kLabelPadding;
+    const QRectF rect(span.x0 + kLabelPadding, lane.top, available, lane.height);
+    if (labelWidth(text) <= available) return PlacedLabel {span.box, rect, text};
+    return PlacedLabel {span.box, rect, m_metrics.elidedText(text, Qt::ElideRight, available)};
+}
+
+std::vector<CanvasPainter::PlacedLabel> CanvasPainter::labels(const DrawList& list, const LaneDraw& lane)
+{
+    std::vector<PlacedLabel> placed;
+    findLabelSpans(list, lane);
+    for (const LabelSpan& span : m_spans)
+        if (std::optional<PlacedLabel> label = placeLabel(lane, span)) placed.push_back(std::move(*label));
+    return placed;
 }
 
 void CanvasPainter::paintLabels(QPainter& painter, const DrawList& list, const LaneDraw& lane, int x0, int x1)
 {
+    findLabelSpans(list, lane);
     bool clipped = false;
-    for (const DrawBox& box : lane.boxes) {
-        if (box.x1 <= x0 || box.x0 >= x1) continue;
-        const std::optional<Label> label = labelOf(lane, box, list.width);
+    for (const LabelSpan& span : m_spans) {
+        if (span.x1 <= float(x0) || span.x0 >= float(x1)) continue;
+        const std::optional<PlacedLabel> label = placeLabel(lane, span);
         if (!label) continue;
         if (!clipped) {
             const auto [top, bottom] = laneBand(list, lane);
             painter.setClipRect(QRect(x0, top, x1 - x0, bottom - top));
             clipped = true;
         }
-        const QRectF rect(label->left + kLabelPadding, lane.top, label->available, lane.height);
-        painter.setPen(QColor(EventStyle::textColorOn(box.fill)));
-        if (label->textWidth == labelWidth(label->text))
-            painter.drawText(rect, Qt::AlignVCenter | Qt::AlignLeft, label->text);
-        else
-            painter.drawText(rect, Qt::AlignVCenter | Qt::AlignLeft,
-                m_metrics.elidedText(label->text, Qt::ElideRight, label->available));
+        painter.setPen(QColor(EventStyle::textColorOn(lane.boxes[label->box].fill)));
+        painter.drawText(label->rect, Qt::AlignVCenter | Qt::AlignLeft, label->text);
     }
 }
 

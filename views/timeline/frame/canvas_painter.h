@@ -1,6 +1,8 @@
 // Paints a draw list into an image: row bands and separators, then each lane's bars and boxes
 // written straight into the image's pixels (a frame can hold a hundred thousand of them, far
 // more than QPainter calls could afford), then the labels of boxes wide enough to hold text.
+// A label keeps to the widest stretch of its box left visible by the boxes painted over it
+// (label_spans.h), so in a lane of overlapping boxes no label covers another.
 // It only reads the draw list, so layout and painting can be timed apart. The image is
 // ARGB32_Premultiplied, its size the viewport's times its device pixel ratio. A panned frame
 // repaints only some pixel columns of some lanes (frame_scroll.h), so everything is painted
@@ -10,12 +12,14 @@
 
 #include "views/timeline/frame/draw_list.h"
 #include "views/timeline/frame/event_style.h"
+#include "views/timeline/frame/label_spans.h"
 
 #include <QFont>
 #include <QFontMetrics>
 #include <QImage>
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
 namespace sightline::views {
 
@@ -36,22 +40,27 @@ public:
     void paintLaneColumns(
         const DrawList& list, size_t lane, const CanvasColors& colors, QImage& image, int x0, int x1);
 
+    // A label as painted: `text` (elided to fit) drawn left-aligned and centred vertically in
+    // `rect`, viewport pixels, and clipped to it; `box` indexes its lane's boxes.
+    struct PlacedLabel
+    {
+        size_t box;
+        QRectF rect;
+        QString text;
+    };
+    // Every label painting `lane` of `list` draws.
+    std::vector<PlacedLabel> labels(const DrawList& list, const LaneDraw& lane);
+
 private:
     // Device pixels a paint may write: columns [x0, x1), rows [y0, y1).
     struct Clip
     {
         int x0, x1, y0, y1;
     };
-    // A box's label: drawn from `left` (its visible start) in `available` pixels, of which
-    // the text (elided when too long) takes `textWidth`.
-    struct Label
-    {
-        float left;
-        int available;
-        const QString& text;
-        int textWidth;
-    };
-    std::optional<Label> labelOf(const LaneDraw& lane, const DrawBox& box, int width);
+    // The spans of `lane`'s boxes that can hold a label, into m_spans (none where the lane
+    // shows no labels).
+    void findLabelSpans(const DrawList& list, const LaneDraw& lane);
+    std::optional<PlacedLabel> placeLabel(const LaneDraw& lane, const LabelSpan& span);
     Clip columnClip(const QImage& image, int x0, int x1) const;
     void paintRowBands(QImage& image, const DrawList& list, const CanvasColors& colors, Clip clip) const;
     void paintLane(QImage& image, const LaneDraw& lane, Clip clip) const;
@@ -62,6 +71,7 @@ private:
     QFont m_font;
     QFontMetrics m_metrics;
     std::unordered_map<const QString*, int> m_labelWidths; // labels live in EventStyle's caches
+    std::vector<LabelSpan> m_spans;
 };
 
 } // namespace sightline::views

@@ -2,6 +2,7 @@
 
 #include "model/text/csv_writer.h"
 #include "model/text/json_string.h"
+#include "model/text/utf8_repair.h"
 
 #include <algorithm>
 #include <charconv>
@@ -32,12 +33,12 @@ std::string exactReal(double value)
     return std::string(buffer, result.ptr);
 }
 
-// A cell as the text table shows it.
+// A cell as the text table shows it (names repaired as CSV and JSON repair them).
 std::string displayCell(const StatsCell& cell, const StatsColumn& column)
 {
     if (const auto* i = std::get_if<int64_t>(&cell)) return withThousands(*i);
     if (const auto* d = std::get_if<double>(&cell)) return withThousands(*d, column.decimals);
-    return std::get<std::string>(cell);
+    return repairUtf8(std::get<std::string>(cell));
 }
 
 // A cell as CSV and scripts want it: no separators, reals at full precision.

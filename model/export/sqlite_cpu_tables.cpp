@@ -8,11 +8,14 @@
 // callchainId (the stack's place in Trace::cpu.eventStacks plus 1: newer nsys versions write 0
 // for "none") in CUDA_CALLCHAINS or OSRT_CALLCHAINS. The sampling period goes to
 // META_DATA_CAPTURE as nsys' RATE_HZ and exactly, in nanoseconds, as SIGHTLINE_SAMPLING_PERIOD_NS.
+// A sampled thread the trace lists no Thread for still gets a ThreadNames row (an empty name,
+// pid 0), so every globalTid in the file is a thread SQL can join to.
 #include "model/export/event_walk.h"
 #include "model/export/sqlite_tables.h"
 #include "model/nsys/global_id.h"
 
 #include <algorithm>
+#include <set>
 #include <unordered_map>
 
 namespace sightline::sqlite_export {
@@ -37,6 +40,7 @@ public:
         const auto pid = m_pids.find(tid.value);
         return globalTid(pid == m_pids.end() ? Pid() : pid->second, tid);
     }
+    bool lists(Tid tid) const { return m_pids.count(tid.value) != 0; }
 
 private:
     std::unordered_map<uint32_t, Pid> m_pids;
@@ -111,6 +115,21 @@ void writeEventStacks(SqliteDatabase& db, const Trace& trace, TrackKind kind, co
     });
 }
 
+void writeUnlistedThreads(SqliteDatabase& db, const Trace& trace, const GlobalTids& threads)
+{
+    std::set<uint32_t> unlisted;
+    for (const CpuSample& sample : trace.cpu.samples)
+        if (!threads.lists(sample.tid)) unlisted.insert(sample.tid.value);
+    for (const ThreadStateInterval& state : trace.cpu.states)
+        if (!threads.lists(state.tid)) unlisted.insert(state.tid.value);
+    SqliteInsert rows(db, nsys::kThreadNames);
+    for (uint32_t tid : unlisted)
+        rows.integer(0) // nameId: StringIds 0, the empty string
+            .null() // priority
+            .integer(threads.of(Tid(tid)))
+            .insertRow();
+}
+
 void writeSamplingPeriod(SqliteDatabase& db, const Trace& trace)
 {
     const Timestamp period = trace.cpu.samplingPeriod;
@@ -138,6 +157,7 @@ void writeCpuTables(SqliteDatabase& db, const Trace& trace)
     const GlobalTids threads(trace);
     writeSamples(db, trace, threads);
     writeScheduling(db, trace, threads);
+    writeUnlistedThreads(db, trace, threads);
     writeEventStacks(db, trace, TrackKind::CudaApi, nsys::kCudaCallchains);
     writeEventStacks(db, trace, TrackKind::OsRuntime, nsys::kOsrtCallchains);
     writeSamplingPeriod(db, trace);

@@ -1,5 +1,7 @@
 #include "model/export/sqlite_db.h"
 
+#include "model/text/utf8_repair.h"
+
 #include <sqlite3.h>
 
 namespace sightline {
@@ -82,6 +84,14 @@ SqliteInsert& SqliteInsert::real(double value)
 
 SqliteInsert& SqliteInsert::text(std::string_view value)
 {
+    // TEXT must be UTF-8 for SQLite's functions and every reader; text that is not is repaired
+    // into a copy SQLite keeps (SQLITE_TRANSIENT), the rest is bound in place.
+    if (!isValidUtf8(value)) {
+        const std::string repaired = repairUtf8(value);
+        sqlite3_bind_text64(
+            m_statement, nextColumn(), repaired.data(), repaired.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+        return *this;
+    }
     // A null pointer would bind SQL NULL; an empty text must stay an empty text.
     const char* data = value.data() ? value.data() : "";
     sqlite3_bind_text64(m_statement, nextColumn(), data, value.size(), SQLITE_STATIC, SQLITE_UTF8);

@@ -53,7 +53,8 @@ public:
     SqliteInsert& integer(int64_t value);
     SqliteInsert& integerOrNull(std::optional<int64_t> value);
     SqliteInsert& real(double value);
-    // The text must stay alive until insertRow() (it is bound without a copy).
+    // The text must stay alive until insertRow() (it is bound without a copy). Text that is not
+    // well-formed UTF-8 is written repaired (model/text/utf8_repair.h).
     SqliteInsert& text(std::string_view value);
     SqliteInsert& textOrNull(std::optional<std::string_view> value);
     SqliteInsert& null(int count = 1);

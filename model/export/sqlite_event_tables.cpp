@@ -2,14 +2,20 @@
 // _SYNCHRONIZATION, NVTX_EVENTS (with one NvtxDomainCreate row per process and named domain)
 // and OSRT_API. Every field of every event lands in a column an importer can read back:
 // StringIds ids are the trace's own, correlation id 0 ("none") is written as NULL, launch types
-// are shifted to nsys' numbering, NVTX marks have a NULL end.
+// are shifted to nsys' numbering, NVTX marks have a NULL end. Names are where SQL written for
+// nsys files looks: a CUDA API call names its versioned nsys name ("cudaLaunchKernel_v7000")
+// when the trace holds it, and an NVTX event's text is both inline (`text`, as nsys writes
+// plain strings) and a StringIds id (`textId`, as it writes registered ones), so queries on
+// either column, or on COALESCE(text, StringIds.value), find it.
 #include "model/export/event_walk.h"
 #include "model/export/sqlite_tables.h"
+#include "model/nsys/api_version.h"
 #include "model/nsys/global_id.h"
 #include "model/trace/event_access.h"
 
 #include <bit>
 #include <map>
+#include <unordered_map>
 
 namespace sightline::sqlite_export {
 namespace {
@@ -39,9 +45,38 @@ void bindGpuColumns(SqliteInsert& row, const TrackKey& key, Timestamp start, Tim
         .integer(globalPid(key.pid));
 }
 
+// The nameId of a CUDA API call: the id of the versioned string nsys gave the call
+// ("cudaLaunchKernel_v7000") when the trace's strings hold one for its name (an imported nsys
+// file's strings do), else its name's id. Should two versions of a name be there, the first wins.
+class ApiNameIds
+{
+public:
+    explicit ApiNameIds(const StringTable& strings)
+        : m_strings(strings)
+    {
+        for (uint32_t i = 1; i < strings.size(); ++i) {
+            const std::string_view text = strings[StringId(i)];
+            const std::string_view name = nsys::withoutApiVersion(text);
+            if (name.size() != text.size()) m_versioned.try_emplace(name, i);
+        }
+    }
+
+    int64_t of(StringId name) const
+    {
+        if (m_versioned.empty()) return name.value;
+        const auto it = m_versioned.find(m_strings[name]);
+        return it == m_versioned.end() ? name.value : it->second;
+    }
+
+private:
+    const StringTable& m_strings;
+    std::unordered_map<std::string_view, uint32_t> m_versioned; // name -> versioned name's id
+};
+
 void writeApiCalls(SqliteDatabase& db, const Trace& trace)
 {
     SqliteInsert rows(db, nsys::kCudaRuntime);
+    const ApiNameIds nameIds(trace.strings);
     forEachEvent(trace, TrackKind::CudaApi, [&](const Track& track, EventRef ref, uint32_t) {
         const ApiCall e = apiCallAt(trace, ref);
         rows.integer(e.start)
@@ -49,7 +84,7 @@ void writeApiCalls(SqliteDatabase& db, const Trace& trace)
             .integer(nsys::eventClass(e.result.apiClass))
             .integer(globalTid(track.key.pid, track.key.tid))
             .integerOrNull(correlationOrNull(e.correlation))
-            .integer(e.name.value)
+            .integer(nameIds.of(e.name))
             .integer(e.result.returnCode)
             .integerOrNull(callchainIdOf(trace.cpu, track.key.tid, e.start))
             .insertRow();
@@ -172,7 +207,7 @@ void writeNvtxEvents(SqliteInsert& rows, const Trace& trace)
             .text(trace.strings[e.name])
             .integer(globalTid(track.key.pid, track.key.tid))
             .integerOrNull(endGlobalTid(track.key, a))
-            .null() // textId: the text is written inline
+            .integer(e.name.value) // textId
             .integer(a.domain.value);
         bindNvtxPayload(rows, a.payloadType, a.payload);
         rows.null(3) // jsonTextId, jsonText, binaryData

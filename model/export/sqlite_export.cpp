@@ -11,6 +11,7 @@ namespace sqlite_export {
 
 int64_t ExportStrings::idOf(std::string_view text)
 {
+    if (text.empty()) return 0; // StringIds 0, as in every StringTable
     if (auto it = m_extraIds.find(text); it != m_extraIds.end()) return it->second;
     const int64_t id = int64_t(m_strings.size() + m_extra.size());
     const std::string& stored = m_extra.emplace_back(text);

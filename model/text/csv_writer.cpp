@@ -1,11 +1,16 @@
 #include "model/text/csv_writer.h"
 
 #include "model/text/text_format.h"
+#include "model/text/utf8_repair.h"
 
 namespace sightline {
 
 void appendCsvField(std::string& out, std::string_view text)
 {
+    if (!isValidUtf8(text)) {
+        appendCsvField(out, repairUtf8(text));
+        return;
+    }
     if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
         out += text;
         return;

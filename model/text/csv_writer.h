@@ -1,7 +1,8 @@
 // Writing RFC 4180 CSV, the one way every CSV Sightline writes is quoted (`sightline export
 // --type csv`, `sightline stats --format csv`, the Events View's Export CSV and clipboard): a
 // field holding a comma, a quote or a line break is put in quotes with its quotes doubled;
-// any other field is written as it is.
+// any other field is written as it is. Text that is not well-formed UTF-8 is repaired first
+// (model/text/utf8_repair.h).
 #pragma once
 
 #include "model/core/time.h"

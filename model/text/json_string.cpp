@@ -1,12 +1,9 @@
 #include "model/text/json_string.h"
 
+#include "model/text/utf8_repair.h"
+
 namespace sightline {
 namespace {
-
-bool isContinuation(unsigned char c)
-{
-    return (c & 0xC0) == 0x80;
-}
 
 bool needsEscape(unsigned char c)
 {
@@ -48,34 +45,6 @@ void appendEscaped(std::string& out, unsigned char c)
 
 } // namespace
 
-size_t utf8SequenceLength(std::string_view text, size_t i)
-{
-    const auto byte = [&](size_t k) { return i + k < text.size() ? (unsigned char)text[i + k] : 0; };
-    const unsigned char lead = byte(0);
-    if (lead < 0x80) return 1;
-    // The second byte's allowed range excludes overlong forms, surrogates and code points past U+10FFFF.
-    unsigned char low = 0x80, high = 0xBF;
-    size_t length = 0;
-    if (lead >= 0xC2 && lead <= 0xDF)
-        length = 2;
-    else if (lead >= 0xE0 && lead <= 0xEF) {
-        length = 3;
-        if (lead == 0xE0) low = 0xA0;
-        if (lead == 0xED) high = 0x9F;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-        length = 4;
-        if (lead == 0xF0) low = 0x90;
-        if (lead == 0xF4) high = 0x8F;
-    } else {
-        return 0;
-    }
-    const unsigned char second = byte(1);
-    if (second < low || second > high) return 0;
-    for (size_t k = 2; k < length; ++k)
-        if (!isContinuation(byte(k))) return 0;
-    return length;
-}
-
 void appendJsonString(std::string& out, std::string_view text)
 {
     out += '"';
@@ -94,14 +63,12 @@ void appendJsonString(std::string& out, std::string_view text)
             ++i;
             continue;
         }
-        const size_t length = utf8SequenceLength(text, i);
-        if (length == 0) {
-            out += "\xEF\xBF\xBD"; // U+FFFD REPLACEMENT CHARACTER
-            ++i;
-        } else {
-            out.append(text.data() + i, length);
-            i += length;
-        }
+        const Utf8Unit unit = utf8UnitAt(text, i);
+        if (unit.valid)
+            out.append(text.data() + i, unit.length);
+        else
+            out += kReplacementCharacter;
+        i += unit.length;
     }
     out += '"';
 }

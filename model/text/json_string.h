@@ -1,7 +1,8 @@
 // Writing JSON text for the Chrome trace exporter: string literals, and objects appended field
 // by field. The output is always valid JSON whatever the input bytes: quotes, backslashes and
 // control characters are escaped, and any byte sequence that is not well-formed UTF-8 (kernel
-// names and NVTX texts come from the profiled program, unchecked) is replaced by U+FFFD.
+// names and NVTX texts come from the profiled program, unchecked) is replaced by U+FFFD as
+// model/text/utf8_repair.h says.
 #pragma once
 
 #include "model/text/text_format.h"
@@ -15,9 +16,6 @@ namespace sightline {
 
 // Appends `text` as a quoted JSON string.
 void appendJsonString(std::string& out, std::string_view text);
-
-// The length of the well-formed UTF-8 sequence starting at text[i], or 0 if there is none.
-size_t utf8SequenceLength(std::string_view text, size_t i);
 
 // Appends one JSON object field by field; keys are trusted literals and are not escaped.
 class JsonObject

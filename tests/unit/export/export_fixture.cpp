@@ -3,6 +3,7 @@
 #include "../../test_paths.h"
 #include "model/build/trace_builder.h"
 #include "model/export/exporters.h"
+#include "model/text/utf8_repair.h"
 #include "model/trace/event_access.h"
 
 #include <bit>
@@ -251,7 +252,7 @@ std::map<std::string, KindTotals> totalsByName(const Trace& trace, TrackKind kin
     for (const Track& t : trace.tracks) {
         if (t.key.kind != kind) continue;
         for (uint32_t i = 0; i < t.size(); ++i) {
-            KindTotals& entry = totals[std::string(trace.strings[t.events.name[i]])];
+            KindTotals& entry = totals[repairUtf8(trace.strings[t.events.name[i]])]; // as exports write it
             ++entry.count;
             entry.totalDuration += t.events.end[i] - t.events.start[i];
         }

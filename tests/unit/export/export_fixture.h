@@ -31,7 +31,7 @@ struct KindTotals
     size_t count = 0;
     int64_t totalDuration = 0;
 };
-// Per name (via the trace's string table) for tracks of one kind.
+// Per name (via the trace's string table, repaired as the exports write names) for tracks of one kind.
 std::map<std::string, KindTotals> totalsByName(const Trace& trace, TrackKind kind);
 KindTotals totalsOf(const Trace& trace, TrackKind kind);
 // Memory operations split into copies and sets.

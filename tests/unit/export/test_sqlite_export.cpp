@@ -3,6 +3,7 @@
 #include "export_fixture.h"
 #include "model/export/exporters.h"
 #include "model/nsys/global_id.h"
+#include "model/text/utf8_repair.h"
 #include "model/trace/event_access.h"
 #include "sqlite_query.h"
 #include "tests/test_paths.h"
@@ -125,7 +126,7 @@ TEST_CASE("SQLite export keeps every field of every kernel", "[export][sqlite]")
         const KernelLaunch& l = e.launch;
         expected.emplace_back(e.start, e.end, track.key.device.value, track.key.context.value,
             track.key.stream.value, e.correlation.value, globalPid(track.key.pid),
-            std::string(trace.strings[e.name]), std::string(trace.strings[l.shortName]),
+            repairUtf8(trace.strings[e.name]), repairUtf8(trace.strings[l.shortName]), // as TEXT is written
             l.mangledName.value ? std::string(trace.strings[l.mangledName]) : "<null>",
             std::string(label(l.launchType)),
             std::array<int64_t, 11> {l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2],

@@ -9,6 +9,7 @@
 #include "model/export/exporters.h"
 #include "model/import/importers.h"
 #include "model/import/open_trace.h"
+#include "model/text/utf8_repair.h"
 
 #include <catch2/catch.hpp>
 
@@ -16,6 +17,18 @@ using namespace sightline;
 using namespace sightline::test;
 
 namespace {
+
+// The report as SQLite holds it: TEXT is well-formed UTF-8, so names that are not come back
+// repaired (model/text/utf8_repair.h).
+Trace withRepairedStrings(const Trace& trace)
+{
+    Trace repaired = trace;
+    StringTable strings;
+    for (uint32_t i = 1; i < trace.strings.size(); ++i)
+        strings.append(repairUtf8(trace.strings[StringId(i)]));
+    repaired.strings = std::move(strings);
+    return repaired;
+}
 
 void checkRoundTrip(const Trace& original, const std::string& name)
 {
@@ -33,7 +46,7 @@ void checkRoundTrip(const Trace& original, const std::string& name)
     INFO(imported.error());
     REQUIRE(imported);
     CHECK(imported->eventCount() == original.eventCount());
-    CHECK(semanticDifference(original, imported.value()) == "");
+    CHECK(semanticDifference(withRepairedStrings(original), imported.value()) == "");
     CHECK(imported->span == original.span);
 }
 

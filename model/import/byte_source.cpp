@@ -119,10 +119,19 @@ size_t ByteSource::inflateInto(char* out, size_t capacity)
             m_inflater->memberEnded = true;
         } else if (status != Z_OK && status != Z_BUF_ERROR) {
             m_error = std::string("the gzip data is corrupt (") + (z.msg ? z.msg : "zlib error") + ")";
+            m_corrupt = true;
             return 0;
         }
     }
     return capacity - z.avail_out;
+}
+
+bool ByteSource::provesCorrupt()
+{
+    if (!m_compressed) return false;
+    std::vector<char> discard(kInputChunk);
+    while (read(discard.data(), discard.size()) > 0) { }
+    return m_corrupt;
 }
 
 } // namespace sightline

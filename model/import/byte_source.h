@@ -35,6 +35,10 @@ public:
     const std::string& error() const { return m_error; }
     // True when the gzip data stops inside a member: the file was cut short, not corrupted.
     bool truncated() const { return m_truncated; }
+    // True when the gzip data is corrupt: known already, or found by inflating the rest of the
+    // file without keeping it (each member ends with a checksum). Damage inside a gzip file
+    // often reads as a syntax error first and is only proved by what follows.
+    bool provesCorrupt();
 
 private:
     size_t readFile(char* out, size_t capacity);
@@ -50,6 +54,7 @@ private:
     std::vector<unsigned char> m_input; // compressed bytes waiting to be inflated
     std::string m_error;
     bool m_truncated = false;
+    bool m_corrupt = false;
 };
 
 // True when the first bytes are the gzip magic (1f 8b).

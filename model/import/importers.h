@@ -14,6 +14,10 @@
 
 namespace sightline {
 
+// Every time an importer hands over lies in [0, kImportedTimeLimit), as a report holds them
+// (2^62 ns is 146 years); rows and events outside it are skipped and counted in a diagnostic.
+inline constexpr Timestamp kImportedTimeLimit = Timestamp(1) << 62;
+
 Result<Trace> importNsysSqlite(const std::string& path, const ReadOptions& options = {});
 Result<Trace> importChromeTrace(const std::string& path, const ReadOptions& options = {});
 

@@ -94,6 +94,20 @@ public:
         return m_sawTraceEvents ? "" : "is a JSON object without \"traceEvents\"";
     }
 
+    // Diagnostics counting the events whose times were out of range (timeInRange).
+    void addTimeDiagnostics() const
+    {
+        if (m_outOfRange)
+            m_builder.addDiagnostic({Severity::Warning, "import",
+                "Skipped " + std::to_string(m_outOfRange)
+                    + " events whose time is negative or 146 years or more (2^62 ns), which no trace "
+                      "holds."});
+        if (m_negativeDurations)
+            m_builder.addDiagnostic({Severity::Warning, "import",
+                std::to_string(m_negativeDurations)
+                    + " events have a negative duration; they were imported as instants at their start."});
+    }
+
 private:
     void readEvents()
     {
@@ -109,7 +123,7 @@ private:
             m_stream.parse([&](JsonCursor& c) {
                 if (c.peek() == '{') {
                     m_parser.read(c, m_event);
-                    m_collector.add(m_event);
+                    if (timeInRange(m_event)) m_collector.add(m_event);
                     ++m_eventObjects;
                 } else {
                     c.skipValue();
@@ -212,6 +226,23 @@ private:
         }
     }
 
+    // Times no report holds (before 0, or an end at 2^62 ns or later, kImportedTimeLimit) are
+    // skipped, so that rebasing them on the earliest event cannot stretch or overflow the
+    // trace; durations below zero are counted (the collector reads them as 0). Metadata ("M")
+    // events carry no time.
+    bool timeInRange(const KinetoEvent& e)
+    {
+        if (e.phase == 'M' || !e.hasTs) return true;
+        const int64_t duration = e.hasDur ? e.dur : 0;
+        if (e.ts < 0 || e.ts >= kImportedTimeLimit || duration >= kImportedTimeLimit - e.ts) {
+            ++m_outOfRange;
+            return false;
+        }
+        m_negativeDurations += duration < 0;
+        return true;
+    }
+
+    size_t m_outOfRange = 0, m_negativeDurations = 0;
     bool m_topIsArray = false;
     bool m_sawTraceEvents = false;
     uint64_t m_elements = 0, m_eventObjects = 0;
@@ -240,8 +271,8 @@ Result<Trace> importChromeTrace(const std::string& path, const ReadOptions& opti
     streamOptions.progress = options.progress;
     streamOptions.cancel = options.cancel;
     JsonStream stream(source, streamOptions);
+    ChromeTraceReader reader(stream, builder, collector);
     try {
-        ChromeTraceReader reader(stream, builder, collector);
         reader.readDocument();
         if (const std::string why = reader.notATrace(); !why.empty())
             return Result<Trace>::failure("Cannot import '" + path + "': it " + why
@@ -249,6 +280,9 @@ Result<Trace> importChromeTrace(const std::string& path, const ReadOptions& opti
         collector.finish();
     } catch (const JsonStreamError& error) {
         if (error.cancelled) return Result<Trace>::failure("Importing '" + path + "' was cancelled.");
+        if (!error.truncated && source.provesCorrupt())
+            return Result<Trace>::failure("Cannot import '" + path + "': " + source.error()
+                + ", so the file is damaged; copy it again from where it was written.");
         const std::string what = std::string(source.compressed() ? "gzip-compressed " : "")
             + "Chrome trace JSON " + error.what()
             + (source.compressed() ? " (counting uncompressed bytes)" : "");
@@ -265,6 +299,7 @@ Result<Trace> importChromeTrace(const std::string& path, const ReadOptions& opti
         return Result<Trace>::failure(
             "Cannot import '" + path + "': out of memory; close other programs and try again.");
     }
+    reader.addTimeDiagnostics();
     if (options.progress) options.progress(source.fileBytesRead(), source.fileSize());
     Trace trace = builder.build(options.threads);
     return trace;

@@ -138,9 +138,11 @@ void Importer::readSamples()
             ++m_cpuRows.skipped[table];
             continue;
         }
+        const std::optional<Timestamp> time = rowTime(rows, kStart, table);
+        if (!time) continue;
         const int64_t thread = rows.integer(kThread);
         CpuSample sample;
-        sample.time = rows.integer(kStart);
+        sample.time = *time;
         sample.tid = tidOfGlobalId(thread);
         sample.cpu = uint32_t(std::clamp<int64_t>(rows.integerOr(kCpu, 0), 0, UINT32_MAX));
         m_cpuThreads.insert({pidOfGlobalId(thread).value, sample.tid.value});
@@ -188,7 +190,9 @@ void Importer::readScheduling()
             ++m_cpuRows.skipped[table];
             continue;
         }
-        switches.push_back({rows.integer(kThread), rows.integer(kStart), rows.integer(kIn) != 0});
+        const std::optional<Timestamp> time = rowTime(rows, kStart, table);
+        if (!time) continue;
+        switches.push_back({rows.integer(kThread), *time, rows.integer(kIn) != 0});
         noteEnd(switches.back().time);
     }
     std::stable_sort(switches.begin(), switches.end(), [](const Switch& a, const Switch& b) {

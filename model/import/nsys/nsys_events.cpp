@@ -1,5 +1,6 @@
 // The CUDA and OS runtime event tables: one SELECT each, rows straight into the builder.
 #include "model/import/nsys/nsys_importer.h"
+#include "model/nsys/api_version.h"
 #include "model/nsys/global_id.h"
 #include "model/nsys/sqlite_schema.h"
 
@@ -45,9 +46,9 @@ struct GpuRow
     CorrelationId correlation;
 };
 
-GpuRow gpuRow(const SqliteRows& rows)
+GpuRow gpuRow(const SqliteRows& rows, TimeRange time)
 {
-    return {rows.integer(kStart), rows.integer(kEnd), pidOfGlobalId(rows.integerOr(kGlobalPid, 0)),
+    return {time.start, time.end, pidOfGlobalId(rows.integerOr(kGlobalPid, 0)),
         DeviceId(u32(rows.integer(kDevice))), ContextId(u32(rows.integer(kContext))),
         StreamId(uint32_t(rows.integer(kStream))), CorrelationId(u32(rows.integerOr(kCorrelation, 0)))};
 }
@@ -56,18 +57,15 @@ GpuRow gpuRow(const SqliteRows& rows)
 
 StringId Importer::apiNameOf(int64_t fileId)
 {
-    // nsys names calls with their ABI version ("cudaLaunchKernel_v7000"); its reports and GUI
-    // show them without it, by the same rule: a name ending in "_v" and four digits.
+    // nsys names calls with their ABI version ("cudaLaunchKernel_v7000"); shown without it.
     if (fileId < 0 || uint64_t(fileId) >= m_fileStrings.size()) return stringOf(fileId);
     if (m_apiNames.size() < m_fileStrings.size()) m_apiNames.resize(m_fileStrings.size(), kNoString);
     uint32_t& cached = m_apiNames[size_t(fileId)];
     if (cached == kNoString) {
         const StringId full = stringOf(fileId);
-        std::string name(m_builder.strings()[full]);
-        const size_t n = name.size();
-        const bool versioned = n > 6 && name[n - 6] == '_' && name[n - 5] == 'v'
-            && std::all_of(name.end() - 4, name.end(), [](char c) { return c >= '0' && c <= '9'; });
-        cached = versioned ? m_builder.intern(std::string_view(name).substr(0, n - 6)).value : full.value;
+        const std::string name(m_builder.strings()[full]);
+        const std::string_view shown = nsys::withoutApiVersion(name);
+        cached = shown.size() == name.size() ? full.value : m_builder.intern(shown).value;
     }
     return StringId(cached);
 }
@@ -87,10 +85,12 @@ void Importer::readApiCalls()
             ++m_skippedApiClasses[eventClass];
             continue;
         }
+        const std::optional<TimeRange> time = rowInterval(rows, kStartCol, kEndCol, table);
+        if (!time) continue;
         const int64_t thread = rows.integerOr(kThread, 0);
         ApiCall call;
-        call.start = rows.integer(kStartCol);
-        call.end = rows.integer(kEndCol);
+        call.start = time->start;
+        call.end = time->end;
         call.name = apiNameOf(rows.integer(kName));
         call.correlation = CorrelationId(u32(rows.integerOr(kCorrelationCol, 0)));
         call.result = {eventClass == kClassCudaDriver ? ApiClass::Driver : ApiClass::Runtime,
@@ -132,7 +132,9 @@ void Importer::readKernels()
     SqliteRows rows = select(table, columns);
     while (rows.next()) {
         tick();
-        const GpuRow r = gpuRow(rows);
+        const std::optional<TimeRange> time = rowInterval(rows, kStart, kEnd, table);
+        if (!time) continue;
+        const GpuRow r = gpuRow(rows, *time);
         KernelEvent e {r.start, r.end, stringOf(rows.integer(kDemangled)), r.correlation, {}};
         KernelLaunch& l = e.launch;
         l.shortName = rows.isNull(kShort) ? e.name : stringOf(rows.integer(kShort));
@@ -165,7 +167,9 @@ void Importer::readMemcpys()
     SqliteRows rows = select(table, columns);
     while (rows.next()) {
         tick();
-        const GpuRow r = gpuRow(rows);
+        const std::optional<TimeRange> time = rowInterval(rows, kStart, kEnd, table);
+        if (!time) continue;
+        const GpuRow r = gpuRow(rows, *time);
         MemoryEvent e {
             r.start, r.end, r.correlation, {}, uint64_t(std::max<int64_t>(0, rows.integer(kBytes)))};
         MemoryOp& op = e.op;
@@ -190,7 +194,9 @@ void Importer::readMemsets()
     SqliteRows rows = select(table, columns);
     while (rows.next()) {
         tick();
-        const GpuRow r = gpuRow(rows);
+        const std::optional<TimeRange> time = rowInterval(rows, kStart, kEnd, table);
+        if (!time) continue;
+        const GpuRow r = gpuRow(rows, *time);
         MemoryEvent e {
             r.start, r.end, r.correlation, {}, uint64_t(std::max<int64_t>(0, rows.integer(kBytes)))};
         e.op.kind = MemoryOpKind::Memset;
@@ -216,7 +222,9 @@ void Importer::readSynchronization()
     SqliteRows rows = select(table, columns);
     while (rows.next()) {
         tick();
-        GpuRow r = gpuRow(rows);
+        const std::optional<TimeRange> time = rowInterval(rows, kStart, kEnd, table);
+        if (!time) continue;
+        GpuRow r = gpuRow(rows, *time);
         if (const auto known = deviceOfContext.find({r.pid.value, r.context.value});
             known != deviceOfContext.end())
             r.device = DeviceId(known->second);
@@ -238,9 +246,10 @@ void Importer::readOsRuntime()
     SqliteRows rows = select(table, kColumns);
     while (rows.next()) {
         tick();
+        const std::optional<TimeRange> time = rowInterval(rows, kStartCol, kEndCol, table);
+        if (!time) continue;
         const int64_t thread = rows.integerOr(kThread, 0);
-        const OsCall call {rows.integer(kStartCol), rows.integer(kEndCol), stringOf(rows.integer(kName)),
-            rows.integerOr(kReturn, 0)};
+        const OsCall call {time->start, time->end, stringOf(rows.integer(kName)), rows.integerOr(kReturn, 0)};
         noteEnd(call.end);
         m_builder.add(
             m_tracks.host(TrackKind::OsRuntime, pidOfGlobalId(thread), tidOfGlobalId(thread)), call);

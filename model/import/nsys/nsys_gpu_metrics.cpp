@@ -59,9 +59,10 @@ void Importer::readGpuMetrics()
         SqliteRows rows = select(nsys::table::kGpuMetrics, kColumns);
         while (rows.next()) {
             tick();
-            if (rows.isNull(kTime) || !metrics.count({rows.integer(kType), rows.integer(kMetric)})) continue;
-            samples.push_back(
-                {rows.integer(kType), rows.integer(kTime), rows.integer(kMetric), rows.real(kValue)});
+            if (!metrics.count({rows.integer(kType), rows.integer(kMetric)})) continue;
+            const std::optional<Timestamp> time = rowTime(rows, kTime, nsys::table::kGpuMetrics);
+            if (!time) continue;
+            samples.push_back({rows.integer(kType), *time, rows.integer(kMetric), rows.real(kValue)});
         }
     }
     std::sort(samples.begin(), samples.end(), [](const MetricRow& a, const MetricRow& b) {
@@ -128,10 +129,12 @@ void Importer::readMemoryUsage()
     SqliteRows rows = select(table, kColumns);
     while (rows.next()) {
         tick();
+        const std::optional<Timestamp> time = rowTime(rows, kStart, table);
+        if (!time) continue;
         const int64_t bytes = std::max<int64_t>(0, rows.integer(kBytes));
-        noteEnd(rows.integer(kStart));
+        noteEnd(*time);
         byDevice[uint32_t(rows.integer(kDevice))].push_back(
-            {rows.integer(kStart), rows.integer(kOperation) == 1 ? -bytes : bytes});
+            {*time, rows.integer(kOperation) == 1 ? -bytes : bytes});
     }
     size_t unmatched = 0;
     for (auto& [device, changes] : byDevice)

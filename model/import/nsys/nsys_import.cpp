@@ -18,6 +18,13 @@ constexpr const char* kEventTables[]
 
 } // namespace
 
+std::optional<Timestamp> timeIn(const SqliteRows& rows, int column)
+{
+    const std::optional<int64_t> value = rows.wholeNumber(column);
+    if (!value || *value < 0 || *value >= kImportedTimeLimit) return std::nullopt;
+    return *value;
+}
+
 Importer::Importer(std::string path, const SqliteSource& db, const ReadOptions& options, uint64_t fileSize)
     : m_path(std::move(path))
     , m_db(db)
@@ -158,6 +165,25 @@ StringId Importer::optionalStringOf(const SqliteRows& rows, int column)
     return rows.isNull(column) ? StringId() : stringOf(rows.integer(column));
 }
 
+std::optional<Timestamp> Importer::rowTime(const SqliteRows& rows, int column, const char* table)
+{
+    const std::optional<Timestamp> time = timeIn(rows, column);
+    if (!time) ++m_untimedRows[table];
+    return time;
+}
+
+std::optional<TimeRange> Importer::rowInterval(
+    const SqliteRows& rows, int startColumn, int endColumn, const char* table)
+{
+    const std::optional<Timestamp> start = timeIn(rows, startColumn), end = timeIn(rows, endColumn);
+    if (!start || !end) {
+        ++m_untimedRows[table];
+        return std::nullopt;
+    }
+    if (*end < *start) ++m_reversedRows[table];
+    return TimeRange {*start, std::max(*start, *end)};
+}
+
 void Importer::tick()
 {
     if ((++m_rowsDone & 0x3FFF) != 0) return;
@@ -182,6 +208,15 @@ void Importer::addImportDiagnostics()
             std::to_string(m_missingStrings)
                 + " events name strings that are missing from the StringIds table; they are shown "
                   "without a name.");
+    for (const auto& [table, count] : m_untimedRows)
+        add(Severity::Warning,
+            std::to_string(count) + " rows of " + table
+                + " have a time that is not a whole number of nanoseconds from 0 to 2^62 (NULL, text, "
+                  "a fraction, NaN, infinite, negative or far too large); they were skipped.");
+    for (const auto& [table, count] : m_reversedRows)
+        add(Severity::Warning,
+            std::to_string(count) + " rows of " + table
+                + " end before they start; they were imported as instants at their start.");
     auto listed = [](const std::map<int64_t, size_t>& counts) {
         std::string text;
         size_t total = 0;

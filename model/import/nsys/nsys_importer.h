@@ -16,11 +16,13 @@
 
 #include "model/build/trace_builder.h"
 #include "model/format/report_io.h"
+#include "model/import/importers.h"
 #include "model/import/sqlite_source.h"
 #include "model/import/track_cache.h"
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <span>
 #include <stdexcept>
@@ -43,6 +45,10 @@ struct Column
     bool required = false;
 };
 
+// A time column's value when it is whole nanoseconds below kImportedTimeLimit; nullopt for NULL,
+// text, a fraction, NaN, an infinity, a negative or a 2^63-scale number.
+std::optional<Timestamp> timeIn(const SqliteRows& rows, int column);
+
 class Importer
 {
 public:
@@ -59,7 +65,15 @@ private:
     StringId optionalStringOf(const SqliteRows& rows, int column); // NULL -> the empty string
     std::string_view textOf(int64_t fileId); // a StringIds value without interning it ("" when absent)
     void tick();
-    void noteEnd(Timestamp end) { m_traceEnd = std::max(m_traceEnd, end); }
+    // Counter samples may end past the last time an event may have; the trace end, where open
+    // ranges close, stays below it.
+    void noteEnd(Timestamp end) { m_traceEnd = std::max(m_traceEnd, std::min(end, kImportedTimeLimit - 1)); }
+    // The time, or the start and end, of a row of `table`. A row whose time is not one (timeIn)
+    // gives nullopt and is counted as skipped; an end before the start is counted and becomes
+    // the start. An instant passes its start column twice.
+    std::optional<Timestamp> rowTime(const SqliteRows& rows, int column, const char* table);
+    std::optional<TimeRange> rowInterval(
+        const SqliteRows& rows, int startColumn, int endColumn, const char* table);
     void addImportDiagnostics();
 
     // nsys_metadata.cpp
@@ -155,6 +169,8 @@ private:
     std::map<int64_t, size_t> m_skippedApiClasses;
     std::map<int64_t, size_t> m_skippedNvtxTypes;
     size_t m_missingStrings = 0;
+    std::map<std::string, size_t> m_untimedRows; // per table: rows skipped for a time that is none
+    std::map<std::string, size_t> m_reversedRows; // per table: rows that end before they start
     size_t m_openRanges = 0;
 
     // The CPU side (nsys_cpu.cpp).

@@ -182,7 +182,8 @@ void Importer::readSessionTimes()
         constexpr Column kColumns[] = {{"stopTime", false}};
         SqliteRows rows = select(nsys::table::kAnalysisDetails, kColumns);
         while (rows.next())
-            m_analysisEnd = std::max(m_analysisEnd, rows.integerOr(0, 0));
+            if (const std::optional<Timestamp> stop = timeIn(rows, 0))
+                m_analysisEnd = std::max(m_analysisEnd, *stop);
     }
 }
 

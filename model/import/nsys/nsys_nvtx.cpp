@@ -144,9 +144,14 @@ void Importer::readNvtx()
             ++m_skippedNvtxTypes[type];
             continue;
         }
+        // A mark, and a range never closed (its end comes later), is read as an instant.
+        const bool unended = type == kMark || rows.isNull(kEnd);
+        const std::optional<TimeRange> time
+            = rowInterval(rows, kStart, unended ? kStart : kEnd, nsys::table::kNvtxEvents);
+        if (!time) continue;
         NvtxEvent e;
-        e.start = rows.integer(kStart);
-        e.end = type == kMark || rows.isNull(kEnd) ? e.start : rows.integer(kEnd);
+        e.start = time->start;
+        e.end = time->end;
         e.name = rows.isNull(kText) ? optionalStringOf(rows, kTextId) : m_builder.intern(rows.text(kText));
         NvtxAttributes& a = e.attributes;
         a.style = type == kMark      ? NvtxStyle::Mark

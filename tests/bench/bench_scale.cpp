@@ -3,7 +3,7 @@
 //   - `sightline stats --report cuda_gpu_kern_sum` over a .rep imported from a generated
 //     Nsight Systems export (default 5.25M events, about 2M kernels) against sqlite3 running the
 //     same summary SQL on the export;
-//   - `sightline info` on a generated report (default 100M events);
+//   - `sightline info` and that kernel summary on a generated report (default 100M events);
 // each also with an earlier Sightline (--before BINARY), on a report that build wrote itself;
 //   - with --threads, loading that generated report whole (indexes built) with 1, 2, 4, ...
 //     threads up to the cores present: the speed-up of parallel decode.
@@ -261,6 +261,18 @@ int main(int argc, char** argv)
             {"sightline info, report by before (opened whole)", command(s.sightline, {"info"}, *bigBefore)});
     }
     rows.push_back({"sightline info", command(s.sightline, {"info"}, big)});
+    printRows(rows, rows.front().run.wallSeconds);
+
+    std::printf(
+        "\n`sightline stats -r cuda_gpu_kern_sum` on the same report; speed-up against the first row:\n\n");
+    std::printf("| %-58s | %10s | %10s | %10s |\n", "Command", "Time", "Peak RSS", "Speed-up");
+    std::printf("|%s|%s|%s|%s|\n", std::string(60, '-').c_str(), std::string(12, '-').c_str(),
+        std::string(12, '-').c_str(), std::string(12, '-').c_str());
+    rows.clear();
+    if (bigBefore)
+        rows.push_back(
+            {"before: sightline stats -r cuda_gpu_kern_sum", command(s.before, kernSum, *bigBefore)});
+    rows.push_back({"sightline stats -r cuda_gpu_kern_sum", command(s.sightline, kernSum, big)});
     printRows(rows, rows.front().run.wallSeconds);
     if (s.threads) printThreadSweep(s, big);
     std::printf(

@@ -163,7 +163,10 @@ int runAnalyze(const std::vector<std::string>& arguments)
     const std::vector<std::string>& files = args.positional();
     if (files.size() != 1) return usageError("analyze", "expected exactly one trace file.");
 
-    const std::optional<Trace> trace = openTraceOrReport(files.front());
+    DecodeSelection select;
+    for (int k = 0; k < kTrackKindCount; ++k)
+        if (!analysisReads(TrackKind(k))) select.trackKinds &= ~(1u << unsigned(k));
+    const std::optional<Trace> trace = openTraceOrReport(files.front(), select);
     if (!trace) return 1;
     const AnalysisResult result = analyze(*trace, options);
     switch (format) {

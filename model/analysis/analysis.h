@@ -135,4 +135,11 @@ struct AnalysisResult
 AnalysisResult analyze(
     const Trace& trace, const AnalysisOptions& options, const std::atomic<bool>* cancel = nullptr);
 
+// Whether any rule or fact reads tracks of `kind` (none reads OS runtime calls), so a reader
+// may leave the others out. Counters and the CPU profile are read.
+constexpr bool analysisReads(TrackKind kind)
+{
+    return kind != TrackKind::OsRuntime;
+}
+
 } // namespace sightline

@@ -1,5 +1,7 @@
 #include "model/index/counter_lod.h"
 
+#include "model/common/huge_pages.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -31,9 +33,16 @@ void CounterSummary::addSample(double value, Duration overlap)
 
 void CounterLod::build(const CounterTimeline& timeline, std::span<const double> values)
 {
-    m_blocks.clear();
     m_levelStart.assign(1, 0);
     const uint64_t n = std::min<uint64_t>(timeline.size(), values.size());
+    // Every level's blocks at once, on huge pages: queries read them all over.
+    size_t total = 0;
+    for (uint64_t count = n / kBlock;; count /= kBlock) {
+        total += count;
+        if (count < kBlock) break;
+    }
+    m_blocks = {};
+    reserveColumn(m_blocks, total);
     // Level 0 from the samples.
     for (uint64_t first = 0; first + kBlock <= n; first += kBlock) {
         CounterSummary s;
@@ -60,32 +69,41 @@ void CounterLod::build(const CounterTimeline& timeline, std::span<const double> 
         }
         m_levelStart.push_back(m_blocks.size());
     }
-    m_blocks.shrink_to_fit();
 }
 
 CounterSummary CounterLod::wholeSamples(
     const CounterTimeline& timeline, std::span<const double> values, uint64_t first, uint64_t last) const
 {
+    // At each index the largest piece (sample or block) that starts there aligned and ends by
+    // `last`: up the levels while the index is not aligned to the next level's blocks, then down
+    // from the largest piece that fits. Each level's pieces are adjacent, summed in one loop.
     CounterSummary sum;
-    const size_t levels = m_levelStart.empty() ? 0 : m_levelStart.size() - 1;
+    const int levels = m_levelStart.empty() ? 0 : int(m_levelStart.size()) - 1;
+    auto shiftOf = [](int level) { return unsigned(kBlockShift) * unsigned(level + 1); }; // level -1: samples
     uint64_t i = first;
-    while (i < last) {
-        if (levels == 0 || i % kBlock != 0 || i + kBlock > last) {
-            sum.addSample(values[i], timeline.sampleEnd(i) - timeline.starts[i]);
-            ++i;
-            continue;
+    auto addPieces = [&](int level, uint64_t count) {
+        if (count == 0) return;
+        if (level < 0) {
+            for (const uint64_t end = i + count; i < end; ++i)
+                sum.addSample(values[i], timeline.sampleEnd(i) - timeline.starts[i]);
+            return;
         }
-        // The largest block that starts at i and ends by `last`.
-        size_t level = 0;
-        uint64_t size = kBlock;
-        while (level + 1 < levels && i % (size << kBlockShift) == 0 && i + (size << kBlockShift) <= last) {
-            size <<= kBlockShift;
-            ++level;
-        }
-        const Block& b = block(level, i / size);
-        sum.add({b.min, b.max, b.weightedSum, b.covered, b.samples});
-        i += size;
+        const unsigned shift = shiftOf(level);
+        const Block* b = &block(size_t(level), i >> shift);
+        for (const Block* end = b + count; b < end; ++b)
+            sum.add({b->min, b->max, b->weightedSum, b->covered, b->samples});
+        i += count << shift;
+    };
+    int level = -1;
+    while (level + 1 < levels) {
+        const unsigned shift = shiftOf(level);
+        const uint64_t next = uint64_t(1) << shiftOf(level + 1);
+        addPieces(level, std::min(((0 - i) & (next - 1)) >> shift, (last - i) >> shift));
+        if (i + next > last) break;
+        ++level;
     }
+    for (; level >= -1; --level)
+        addPieces(level, (last - i) >> shiftOf(level));
     return sum;
 }
 

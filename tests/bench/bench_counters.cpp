@@ -1,12 +1,13 @@
 // Counter series (GPU metrics) figures: the level-of-detail query of one metric over 1920
 // columns for a 1-hour 10 kHz series (36M samples; target <= 1 ms), for the whole span and
-// zoomed in; building its index; resident bytes per value; and .rep bytes per value of noisy
-// percentages (the on-disk target is <= 4 bytes per value).
+// zoomed in; building its index; resident bytes per value (and the pyramid's share); and .rep
+// bytes per value of noisy percentages (the on-disk target is <= 4 bytes per value).
 //
 //   bench_counters [SAMPLES]     default 36000000
 #include "bench_support.h"
 #include "model/build/trace_builder.h"
 #include "model/format/report_io.h"
+#include "model/index/counter_lod.h"
 
 #include <algorithm>
 #include <cmath>
@@ -52,6 +53,13 @@ int main(int argc, char** argv)
         "value alone on its timeline, process grew %.0f MB\n",
         samples, double(samples) / 36e6, buildSeconds, residentPerValue,
         double(residentSetBytes() - before) / 1e6);
+
+    {
+        CounterLod lod;
+        lod.build(trace.counterTimelines[0], trace.counterSeries[0].values);
+        std::printf("of which the level-of-detail pyramid: %.2f bytes per sample\n",
+            double(lod.residentBytes()) / double(samples));
+    }
 
     std::vector<CounterSummary> columns(1920);
     const TimeRange whole {0, trace.counterTimelines[0].end};

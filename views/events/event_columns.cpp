@@ -1,10 +1,13 @@
 #include "views/events/event_columns.h"
 
+#include "model/text/text_format.h"
 #include "model/text/time_text.h"
 #include "views/common/stream_name.h"
 
 #include <QLocale>
+#include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace sightline::views {
 namespace {
@@ -35,6 +38,7 @@ constexpr std::array<ColumnInfo, kEventColumnCount> kColumns {{
     {"Correlation id", "Correlation id", true, false},
     {"Return value", "Return value", true, false},
     {"Domain", "Domain", false, false},
+    {"Value", "Value", true, true},
 }};
 
 const ColumnInfo& info(EventColumn column)
@@ -122,10 +126,17 @@ bool columnApplies(EventColumn column, TrackKind kind)
         return kind == TrackKind::CudaApi || kind == TrackKind::OsRuntime;
     case EventColumn::Domain:
         return kind == TrackKind::Nvtx;
+    case EventColumn::Value:
     case EventColumn::Count:
         break;
     }
     return false;
+}
+
+bool columnAppliesToSamples(EventColumn column)
+{
+    return column == EventColumn::Name || column == EventColumn::Start || column == EventColumn::Duration
+        || column == EventColumn::End || column == EventColumn::Value;
 }
 
 EventCells::EventCells(const Trace& trace)
@@ -143,6 +154,35 @@ EventCells::EventCells(const Trace& trace)
                 ? QStringLiteral("GPU %1 / Context %2").arg(key.device.value).arg(key.context.value)
                 : QString());
     }
+}
+
+const CounterSeries* EventCells::seriesOf(EventRef row) const
+{
+    const auto series = counterSeriesOf(m_trace, row);
+    return series && *series < m_trace.counterSeries.size() ? &m_trace.counterSeries[*series] : nullptr;
+}
+
+std::optional<double> EventCells::sampleValue(EventRef row) const
+{
+    const CounterSeries* series = seriesOf(row);
+    if (!series || row.index >= series->values.size() || std::isnan(series->values[row.index]))
+        return std::nullopt;
+    return series->values[row.index];
+}
+
+// At the series' resolution with its unit: "93.4 %", "1.500 GiB", "11.234 GB/s".
+QString EventCells::sampleValueText(EventRef row) const
+{
+    const auto value = sampleValue(row);
+    if (!value) return {};
+    const CounterSeries& series = *seriesOf(row);
+    if (series.unit == "B") return fromStd(formatBytes(uint64_t(std::max(0.0, *value))));
+    if (series.unit == "B/s")
+        return fromStd(formatThroughput(uint64_t(std::max(0.0, *value)), 1'000'000'000));
+    const int decimals = series.resolution >= 1
+        ? 0
+        : std::clamp(int(std::ceil(-std::log10(series.resolution) - 1e-9)), 0, 9);
+    return QStringLiteral("%1 %2").arg(*value, 0, 'f', decimals).arg(fromStd(series.unit)).trimmed();
 }
 
 const KernelLaunch* EventCells::launchOf(EventRef event) const
@@ -163,6 +203,20 @@ const MemoryOp* EventCells::memoryOpOf(EventRef event) const
 
 std::optional<int64_t> EventCells::number(EventRef event, EventColumn column) const
 {
+    if (const CounterSeries* series = seriesOf(event)) {
+        const CounterTimeline& timeline = m_trace.timelineOf(*series);
+        if (event.index >= timeline.size()) return std::nullopt;
+        switch (column) {
+        case EventColumn::Start:
+            return timeline.starts[event.index];
+        case EventColumn::Duration:
+            return timeline.sampleEnd(event.index) - timeline.starts[event.index];
+        case EventColumn::End:
+            return timeline.sampleEnd(event.index);
+        default:
+            return std::nullopt;
+        }
+    }
     const Track& track = m_trace.track(event.track);
     const EventColumns& ev = track.events;
     const uint32_t i = event.index;
@@ -200,6 +254,7 @@ std::optional<int64_t> EventCells::number(EventRef event, EventColumn column) co
 
 std::optional<double> EventCells::throughput(EventRef event) const
 {
+    if (seriesOf(event)) return std::nullopt;
     const Track& track = m_trace.track(event.track);
     const Duration duration = track.duration(event.index);
     if (track.key.kind != TrackKind::Memory || track.events.value.empty() || duration <= 0)
@@ -209,6 +264,7 @@ std::optional<double> EventCells::throughput(EventRef event) const
 
 QString EventCells::domainLabel(EventRef event) const
 {
+    if (seriesOf(event)) return {};
     const Track& track = m_trace.track(event.track);
     if (track.key.kind != TrackKind::Nvtx) return {};
     DomainId domain = track.key.domain;
@@ -236,6 +292,7 @@ QString EventCells::memoryKindsLabel(EventRef event) const
 
 QString EventCells::display(EventRef event, EventColumn column) const
 {
+    if (seriesOf(event) && !columnAppliesToSamples(column)) return {};
     switch (column) {
     case EventColumn::Name:
         return fromView(m_names.name(event));
@@ -272,6 +329,8 @@ QString EventCells::display(EventRef event, EventColumn column) const
         return {};
     case EventColumn::Domain:
         return domainLabel(event);
+    case EventColumn::Value:
+        return sampleValueText(event);
     case EventColumn::Count:
         break;
     }
@@ -280,7 +339,13 @@ QString EventCells::display(EventRef event, EventColumn column) const
 
 QString EventCells::raw(EventRef event, EventColumn column) const
 {
+    if (seriesOf(event) && !columnAppliesToSamples(column)) return {};
     switch (column) {
+    case EventColumn::Value: {
+        std::string text;
+        if (const auto value = sampleValue(event)) appendDouble(text, *value);
+        return fromStd(text);
+    }
     case EventColumn::Grid:
         if (const KernelLaunch* k = launchOf(event)) return dimensions(k->grid, false);
         return {};
@@ -306,7 +371,13 @@ QString EventCells::raw(EventRef event, EventColumn column) const
 
 QString EventCells::tooltip(EventRef event, EventColumn column) const
 {
+    if (seriesOf(event) && !columnAppliesToSamples(column)) return {};
     switch (column) {
+    case EventColumn::Value:
+        if (const CounterSeries* series = seriesOf(event))
+            return sampleValue(event) ? raw(event, column) + QLatin1Char(' ') + fromStd(series->unit)
+                                      : QStringLiteral("Not known: no sample value was recorded here");
+        return {};
     case EventColumn::SharedMemory:
         if (const KernelLaunch* k = launchOf(event))
             return QStringLiteral("Static %1, dynamic %2")

@@ -3,7 +3,8 @@
 // the table shows ("12.346 µs"); raw text is what a CSV export writes (plain numbers in the
 // unit named by the column's CSV header). Per-track labels (thread, stream, device) are built
 // once in the constructor, so an EventCells is immutable afterwards and safe to read from
-// worker threads (CSV export, sort keys).
+// worker threads (CSV export, sort keys). Counter sample rows (event_names.h) fill Name (the
+// series), Start, Duration, End and Value (with the series' unit).
 #pragma once
 
 #include "model/trace/trace.h"
@@ -34,6 +35,7 @@ enum class EventColumn : uint8_t {
     Correlation,
     ReturnValue,
     Domain,
+    Value, // a counter sample's value
     Count
 };
 constexpr int kEventColumnCount = int(EventColumn::Count);
@@ -43,6 +45,8 @@ QString columnTitle(EventColumn column);
 QString csvColumnTitle(EventColumn column);
 // Whether events of this kind have a value in the column.
 bool columnApplies(EventColumn column, TrackKind kind);
+// Whether counter samples have a value in the column.
+bool columnAppliesToSamples(EventColumn column);
 // Measures (durations, sizes, counts) sort largest first on the first click; names and times
 // sort ascending.
 Qt::SortOrder firstClickOrder(EventColumn column);
@@ -69,6 +73,8 @@ public:
     std::optional<int64_t> number(EventRef event, EventColumn column) const;
     // Bytes per second of a memory operation; no value for other kinds or a zero duration.
     std::optional<double> throughput(EventRef event) const;
+    // The value of a counter sample; no value for events and unknown (NaN) samples.
+    std::optional<double> sampleValue(EventRef row) const;
     // "python [1234]" for host tracks, "Stream 7" for GPU tracks.
     const QString& threadOrStreamLabel(TrackId track) const { return m_threadOrStream[track.value]; }
     // "GPU 0 / Context 1" for GPU tracks, empty for host tracks.
@@ -79,6 +85,9 @@ public:
     QString memoryKindsLabel(EventRef event) const;
 
 private:
+    // The sample's series, or null for an event.
+    const CounterSeries* seriesOf(EventRef row) const;
+    QString sampleValueText(EventRef row) const;
     const KernelLaunch* launchOf(EventRef event) const;
     const MemoryOp* memoryOpOf(EventRef event) const;
 

@@ -9,11 +9,14 @@ EventNames::EventNames(const Trace& trace)
     , m_stringCount(uint32_t(trace.strings.size()))
     , m_memoryOpCount(uint32_t(trace.memoryOps.size()))
 {
-    m_derived.reserve(trace.memoryOps.size() + trace.syncOps.size());
+    m_derived.reserve(trace.memoryOps.size() + trace.syncOps.size() + trace.counterSeries.size());
     for (const MemoryOp& op : trace.memoryOps)
         m_derived.push_back(memoryOpName(op));
     for (const SyncOp& op : trace.syncOps)
         m_derived.push_back(syncOpName(op));
+    m_counterNames = m_stringCount + uint32_t(m_derived.size());
+    for (const CounterSeries& series : trace.counterSeries)
+        m_derived.push_back(series.name);
 }
 
 } // namespace sightline::views

@@ -39,12 +39,11 @@ bool containsCaseless(std::string_view text, const std::string& foldedNeedle)
 std::vector<EventRef> filtered(const EventCells& cells, std::span<const EventRef> base,
     const std::vector<uint8_t>& match, const std::atomic<bool>* cancel)
 {
-    const Trace& trace = cells.trace();
     std::vector<EventRef> rows;
     for (size_t p = 0; p < base.size(); ++p) {
         if (p % kCancelCheckEvery == 0 && cancelled(cancel)) return {};
         const EventRef row = base[p];
-        if (match[cells.names().key(trace.track(row.track), row.index)]) rows.push_back(row);
+        if (match[cells.names().key(row)]) rows.push_back(row);
     }
     return rows;
 }

@@ -1,6 +1,7 @@
 #include "views/events/event_rows.h"
 
 #include "model/common/huge_pages.h"
+#include "views/events/event_names.h"
 #include "views/events/radix_sort.h"
 
 #include <algorithm>
@@ -9,10 +10,13 @@
 namespace sightline::views {
 namespace {
 
-struct LaneRun
+// Rows in start order: a lane's events, or a counter series' samples.
+struct RowRun
 {
-    TrackId track;
-    IndexRange events;
+    TrackId track; // of the rows' references (counterSampleRow's for samples)
+    IndexRange rows;
+    const std::vector<Timestamp>* starts; // by index
+    EventRef row(uint32_t i) const { return {track, i}; }
 };
 
 IndexRange eventsOfLane(
@@ -22,17 +26,42 @@ IndexRange eventsOfLane(
     return trace.eventsStartingIn(track, lane, range);
 }
 
-// Every non-empty lane run of the source, in track order then lane order.
-std::vector<LaneRun> laneRuns(const Trace& trace, const EventSource& source)
+// The samples of a counter series overlapping `range`, or starting in it, by `rule`.
+IndexRange samplesOf(
+    const Trace& trace, uint32_t series, const std::optional<TimeRange>& range, RangeRule rule)
 {
-    std::vector<LaneRun> runs;
+    const CounterTimeline& timeline = trace.timelineOf(trace.counterSeries[series]);
+    const auto& starts = timeline.starts;
+    if (!range) return {0, uint32_t(starts.size())};
+    auto firstAtOrAfter = [&](Timestamp t) { return std::lower_bound(starts.begin(), starts.end(), t); };
+    auto first = firstAtOrAfter(range->start);
+    // Overlapping: the sample running at the range's start counts too.
+    if (rule == RangeRule::Overlapping && first != starts.begin()
+        && timeline.sampleEnd(size_t(first - starts.begin()) - 1) > range->start)
+        --first;
+    const auto last = std::max(first, firstAtOrAfter(range->end));
+    return {uint32_t(first - starts.begin()), uint32_t(last - starts.begin())};
+}
+
+// Every non-empty run of the source: its tracks' lanes in track order then lane order, then
+// its counter series.
+std::vector<RowRun> rowRuns(const Trace& trace, const EventSource& source)
+{
+    std::vector<RowRun> runs;
     for (TrackId id : source.tracks) {
         if (id.value >= trace.tracks.size()) continue;
         const Track& track = trace.track(id);
         for (uint32_t lane = 0; lane < track.laneCount(); ++lane) {
             const IndexRange events = eventsOfLane(trace, id, lane, source.range, source.rule);
-            if (!events.empty()) runs.push_back({id, events});
+            if (!events.empty()) runs.push_back({id, events, &track.events.start});
         }
+    }
+    if (source.counter && *source.counter < trace.counterSeries.size()) {
+        const uint32_t series = *source.counter;
+        const IndexRange samples = samplesOf(trace, series, source.range, source.rule);
+        if (!samples.empty())
+            runs.push_back({counterSampleRow(trace, series, 0).track, samples,
+                &trace.timelineOf(trace.counterSeries[series]).starts});
     }
     return runs;
 }
@@ -74,23 +103,22 @@ std::vector<EventRef> collectRows(
     const Trace& trace, const EventSource& source, const std::atomic<bool>* cancel)
 {
     if (!source.events.empty()) return explicitRows(trace, source);
-    const std::vector<LaneRun> runs = laneRuns(trace, source);
+    const std::vector<RowRun> runs = rowRuns(trace, source);
     size_t total = 0;
-    for (const LaneRun& run : runs)
-        total += run.events.size();
+    for (const RowRun& run : runs)
+        total += run.rows.size();
 
     std::vector<EventRef> unordered;
     reserveColumn(unordered, total);
+    for (const RowRun& run : runs)
+        for (uint32_t i = run.rows.begin; i < run.rows.end; ++i)
+            unordered.push_back(run.row(i));
+    if (runs.size() <= 1) return unordered; // one run is already in start order
     std::vector<uint64_t> keys;
     reserveColumn(keys, total);
-    for (const LaneRun& run : runs) {
-        const Track& track = trace.track(run.track);
-        for (uint32_t i = run.events.begin; i < run.events.end; ++i) {
-            unordered.push_back({run.track, i});
-            keys.push_back(orderedKey(track.events.start[i]));
-        }
-    }
-    if (runs.size() <= 1) return unordered; // one lane is already in start order
+    for (const RowRun& run : runs)
+        for (uint32_t i = run.rows.begin; i < run.rows.end; ++i)
+            keys.push_back(orderedKey((*run.starts)[i]));
 
     std::vector<uint32_t> order;
     resizeColumn(order, total);
@@ -112,22 +140,21 @@ std::vector<EventRef> firstRowsByStart(const Trace& trace, const EventSource& so
         rows.resize(std::min(rows.size(), limit));
         return rows;
     }
-    const std::vector<LaneRun> runs = laneRuns(trace, source);
+    const std::vector<RowRun> runs = rowRuns(trace, source);
     // A min-heap of (next start, run number); the run number breaks ties like collectRows.
     using Head = std::pair<Timestamp, uint32_t>;
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
     std::vector<uint32_t> cursor(runs.size());
     for (uint32_t r = 0; r < runs.size(); ++r) {
-        cursor[r] = runs[r].events.begin;
-        heads.push({trace.track(runs[r].track).events.start[cursor[r]], r});
+        cursor[r] = runs[r].rows.begin;
+        heads.push({(*runs[r].starts)[cursor[r]], r});
     }
     std::vector<EventRef> rows;
     while (rows.size() < limit && !heads.empty()) {
         const uint32_t r = heads.top().second;
         heads.pop();
-        rows.push_back({runs[r].track, cursor[r]});
-        if (++cursor[r] < runs[r].events.end)
-            heads.push({trace.track(runs[r].track).events.start[cursor[r]], r});
+        rows.push_back(runs[r].row(cursor[r]));
+        if (++cursor[r] < runs[r].rows.end) heads.push({(*runs[r].starts)[cursor[r]], r});
     }
     return rows;
 }
@@ -136,8 +163,8 @@ size_t countRows(const Trace& trace, const EventSource& source)
 {
     if (!source.events.empty()) return explicitRows(trace, source).size();
     size_t total = 0;
-    for (const LaneRun& run : laneRuns(trace, source))
-        total += run.events.size();
+    for (const RowRun& run : rowRuns(trace, source))
+        total += run.rows.size();
     return total;
 }
 

@@ -1,5 +1,6 @@
 // Which events the Events View lists: the events of a set of tracks, optionally limited to a
-// time range, or an explicit list of events, as (track, index) references in start order; the
+// time range, or an explicit list of events, or the samples of a counter series (listed as rows
+// like events, event_names.h), as (track, index) references in start order; the
 // first few of them cheaply (so the first screen paints before the full list is sorted); and
 // the events an NVTX range contains. Everything here reads the Trace's lanes: each lane is
 // sorted by start and its events never overlap, so the events of a lane in a range, or inside
@@ -19,13 +20,15 @@ namespace sightline::views {
 enum class RangeRule : uint8_t { Overlapping, StartingInside };
 
 // An explicit list (`events` not empty) lists exactly those events, whatever `range` says;
-// `tracks` should then name their tracks (the view's columns and title follow them).
+// `tracks` should then name their tracks (the view's columns and title follow them). A counter
+// series adds its samples (within `range`, by `rule`) to the list.
 struct EventSource
 {
     std::vector<TrackId> tracks;
     std::optional<TimeRange> range;
     RangeRule rule = RangeRule::Overlapping;
     std::vector<EventRef> events; // an explicit list (e.g. a finding's evidence), any order
+    std::optional<uint32_t> counter; // a counter series (Trace::counterSeries)
     friend bool operator==(const EventSource&, const EventSource&) = default;
 };
 

@@ -29,11 +29,11 @@ bool caselessLess(std::string_view a, std::string_view b)
 }
 
 // The rank of every name key used by `rows`, in caseless name order; equal names share a rank.
-std::vector<uint32_t> nameRanks(const EventNames& names, std::span<const EventRef> rows, const Trace& trace)
+std::vector<uint32_t> nameRanks(const EventNames& names, std::span<const EventRef> rows)
 {
     std::vector<uint8_t> used(names.keyCount(), 0);
     for (const EventRef& row : rows)
-        used[names.key(trace.track(row.track), row.index)] = 1;
+        used[names.key(row)] = 1;
     std::vector<uint32_t> keys;
     for (uint32_t k = 0; k < used.size(); ++k)
         if (used[k]) keys.push_back(k);
@@ -69,10 +69,11 @@ uint64_t volume(const std::array<uint32_t, 3>& d)
     return uint64_t(d[0]) * d[1] * d[2];
 }
 
-// Walks the rows, asking `keyOf(track, index)` for each row's key (or no value).
-template <class KeyOf>
+// Walks the rows, asking `keyOf(track, index, row)` for each event's key and `sampleKeyOf(row)`
+// for each counter sample's (event_names.h), or no value.
+template <class SampleKeyOf, class KeyOf>
 bool collect(const Trace& trace, std::span<const EventRef> rows, SortKeys& out,
-    const std::atomic<bool>* cancel, KeyOf&& keyOf)
+    const std::atomic<bool>* cancel, SampleKeyOf&& sampleKeyOf, KeyOf&& keyOf)
 {
     out.keys.clear();
     out.positions.clear();
@@ -82,7 +83,8 @@ bool collect(const Trace& trace, std::span<const EventRef> rows, SortKeys& out,
     for (size_t p = 0; p < rows.size(); ++p) {
         if (p % kCancelCheckEvery == 0 && cancel && cancel->load(std::memory_order_relaxed)) return false;
         const EventRef row = rows[p];
-        const std::optional<uint64_t> key = keyOf(trace.track(row.track), row.index, row);
+        const std::optional<uint64_t> key
+            = counterSeriesOf(trace, row) ? sampleKeyOf(row) : keyOf(trace.track(row.track), row.index, row);
         if (key) {
             out.keys.push_back(*key);
             out.positions.push_back(uint32_t(p));
@@ -120,21 +122,32 @@ bool buildSortKeys(const EventCells& cells, std::span<const EventRef> rows, Even
     using Key = std::optional<uint64_t>;
     auto detailOf
         = [](const Track& t, uint32_t i) { return t.events.detail.empty() ? ~0u : t.events.detail[i]; };
+    const std::vector<uint32_t> nameRank
+        = column == EventColumn::Name ? nameRanks(cells.names(), rows) : std::vector<uint32_t> {};
+    // Counter samples have a name, times and a value.
+    auto sampleKeyOf = [&](EventRef row) -> Key {
+        if (column == EventColumn::Name) return nameRank[cells.names().key(row)];
+        if (column == EventColumn::Value) {
+            if (const auto value = cells.sampleValue(row)) return orderedKey(*value);
+            return std::nullopt;
+        }
+        if (const auto value = cells.number(row, column)) return orderedKey(*value);
+        return std::nullopt;
+    };
+    auto collectKeys = [&](auto&& keyOf) { return collect(trace, rows, out, cancel, sampleKeyOf, keyOf); };
 
     switch (column) {
-    case EventColumn::Name: {
-        const std::vector<uint32_t> rank = nameRanks(cells.names(), rows, trace);
-        return collect(trace, rows, out, cancel,
-            [&](const Track& t, uint32_t i, EventRef) -> Key { return rank[cells.names().key(t, i)]; });
-    }
+    case EventColumn::Name:
+        return collectKeys(
+            [&](const Track& t, uint32_t i, EventRef) -> Key { return nameRank[cells.names().key(t, i)]; });
     case EventColumn::Start:
-        return collect(trace, rows, out, cancel,
+        return collectKeys(
             [](const Track& t, uint32_t i, EventRef) -> Key { return orderedKey(t.events.start[i]); });
     case EventColumn::End:
-        return collect(trace, rows, out, cancel,
+        return collectKeys(
             [](const Track& t, uint32_t i, EventRef) -> Key { return orderedKey(t.events.end[i]); });
     case EventColumn::Duration:
-        return collect(trace, rows, out, cancel,
+        return collectKeys(
             [](const Track& t, uint32_t i, EventRef) -> Key { return orderedKey(t.duration(i)); });
     case EventColumn::ThreadOrStream:
     case EventColumn::DeviceContext: {
@@ -143,21 +156,21 @@ bool buildSortKeys(const EventCells& cells, std::span<const EventRef> rows, Even
             labels.push_back(column == EventColumn::ThreadOrStream ? cells.threadOrStreamLabel(TrackId(t))
                                                                    : cells.deviceContextLabel(TrackId(t)));
         const std::vector<uint32_t> rank = naturalRanks(labels);
-        return collect(trace, rows, out, cancel, [&](const Track& t, uint32_t, EventRef row) -> Key {
+        return collectKeys([&](const Track& t, uint32_t, EventRef row) -> Key {
             if (!columnApplies(column, t.key.kind)) return std::nullopt;
             return rank[row.track.value];
         });
     }
     case EventColumn::Grid:
     case EventColumn::Block:
-        return collect(trace, rows, out, cancel, [&](const Track& t, uint32_t i, EventRef) -> Key {
+        return collectKeys([&](const Track& t, uint32_t i, EventRef) -> Key {
             const uint32_t d = detailOf(t, i);
             if (t.key.kind != TrackKind::Kernels || d >= trace.kernelLaunches.size()) return std::nullopt;
             const KernelLaunch& k = trace.kernelLaunches[d];
             return volume(column == EventColumn::Grid ? k.grid : k.block);
         });
     case EventColumn::Throughput:
-        return collect(trace, rows, out, cancel, [&](const Track&, uint32_t, EventRef row) -> Key {
+        return collectKeys([&](const Track&, uint32_t, EventRef row) -> Key {
             if (auto rate = cells.throughput(row)) return orderedKey(*rate);
             return std::nullopt;
         });
@@ -170,7 +183,7 @@ bool buildSortKeys(const EventCells& cells, std::span<const EventRef> rows, Even
                   return op.kind == MemoryOpKind::Memset ? QStringLiteral("Memset")
                                                          : fromView(shortLabel(op.copyKind));
               });
-        return collect(trace, rows, out, cancel, [&](const Track& t, uint32_t i, EventRef) -> Key {
+        return collectKeys([&](const Track& t, uint32_t i, EventRef) -> Key {
             const uint32_t d = detailOf(t, i);
             if (t.key.kind != TrackKind::Memory || d >= rank.size()) return std::nullopt;
             return rank[d];
@@ -179,14 +192,14 @@ bool buildSortKeys(const EventCells& cells, std::span<const EventRef> rows, Even
     case EventColumn::Domain: {
         const std::vector<uint32_t> rank = descriptorRanks(trace.nvtxAttributes,
             [&](const NvtxAttributes& a) { return fromView(trace.domainName(a.domain)); });
-        return collect(trace, rows, out, cancel, [&](const Track& t, uint32_t i, EventRef) -> Key {
+        return collectKeys([&](const Track& t, uint32_t i, EventRef) -> Key {
             const uint32_t d = detailOf(t, i);
             if (t.key.kind != TrackKind::Nvtx || d >= rank.size()) return std::nullopt;
             return rank[d];
         });
     }
     default:
-        return collect(trace, rows, out, cancel, [&](const Track&, uint32_t, EventRef row) -> Key {
+        return collectKeys([&](const Track&, uint32_t, EventRef row) -> Key {
             if (auto value = cells.number(row, column)) return orderedKey(*value);
             return std::nullopt;
         });

@@ -83,6 +83,7 @@ bool EventsTableModel::isExpandable(int row) const
 {
     if (row < 0 || row >= rowCount() || depthOf(row) != 0) return false;
     const EventRef event = eventAt(row);
+    if (counterSeriesOf(m_cells->trace(), event)) return false;
     const Track& track = m_cells->trace().track(event.track);
     return track.key.kind == TrackKind::Nvtx
         && track.events.end[event.index] > track.events.start[event.index];

@@ -145,7 +145,7 @@ void EventsView::connectSignals()
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex& current) { onCurrentRowChanged(current.isValid() ? current.row() : -1); });
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
-        if (index.isValid()) emit zoomToEventRequested(m_model->eventAt(index.row()));
+        if (index.isValid()) zoomToRow(index.row());
     });
     connect(m_table, &QTableView::customContextMenuRequested, this, &EventsView::showContextMenu);
     connect(m_filter, &QLineEdit::textEdited, m_filterDelay, qOverload<>(&QTimer::start));
@@ -185,6 +185,14 @@ void EventsView::showEvents(const std::vector<TrackId>& tracks, std::optional<Ti
     request.source.tracks = tracks;
     request.source.range = range;
     showRequest(request); // a new list starts unfiltered
+}
+
+void EventsView::showCounter(uint32_t series, std::optional<TimeRange> range)
+{
+    EventsRequest request;
+    request.source.counter = series;
+    request.source.range = range;
+    showRequest(request);
 }
 
 void EventsView::showRequest(const EventsRequest& request)
@@ -310,7 +318,20 @@ void EventsView::selectEvent(std::optional<EventRef> event)
 void EventsView::onCurrentRowChanged(int row)
 {
     if (m_quiet || row < 0) return;
-    emit eventSelected(m_model->eventAt(row));
+    const EventRef event = m_model->eventAt(row);
+    if (!counterSeriesOf(*m_trace, event)) emit eventSelected(event);
+}
+
+void EventsView::zoomToRow(int row)
+{
+    const EventRef event = m_model->eventAt(row);
+    if (!counterSeriesOf(*m_trace, event)) {
+        emit zoomToEventRequested(event);
+        return;
+    }
+    const auto start = m_cells->number(event, EventColumn::Start);
+    const auto end = m_cells->number(event, EventColumn::End);
+    if (start && end) emit zoomToRangeRequested({*start, *end});
 }
 
 } // namespace sightline::views

@@ -4,8 +4,10 @@
 //   timeline "Show in Events View"  -> showEvents(tracks, selection)
 //   AnalysisSummary::eventsRequested -> showRequest(request)
 //   TimelineView::eventSelected     -> selectEvent(event)
+//   timeline counter row's "Show in Events View" -> showCounter(series, selection)
 //   eventSelected(event)            -> TimelineView::selectEvent(event, true)   (centre it)
 //   zoomToEventRequested(event)     -> zoom the timeline to the event
+//   zoomToRangeRequested(range)     -> zoom the timeline to a counter sample
 // Listing, filtering (as you type, debounced) and sorting run off the GUI thread with a busy
 // indicator (event_query_runner.h); the table keeps showing the previous rows meanwhile, so
 // the window stays usable, and the newest request wins. A header click sorts; measures sort
@@ -76,6 +78,9 @@ public slots:
     void showEvents(
         const std::vector<sightline::TrackId>& tracks, std::optional<sightline::TimeRange> range = {});
     void showRequest(const sightline::views::EventsRequest& request);
+    // Lists the samples of counter series `series` overlapping `range` (all of them without one):
+    // time, duration and value, sortable like events.
+    void showCounter(uint32_t series, std::optional<sightline::TimeRange> range = {});
     // Filters at once (the filter box waits for a pause in typing).
     void setNameFilter(const QString& pattern, bool regex = false);
     void sortBy(sightline::views::EventColumn column, Qt::SortOrder order);
@@ -87,10 +92,12 @@ public slots:
     void exportCsvInteractively();
 
 signals:
-    // The user selected a row (click or keyboard).
+    // The user selected an event's row (click or keyboard).
     void eventSelected(sightline::EventRef event);
-    // The user double-clicked a row (or pressed Enter): zoom the timeline to it.
+    // The user double-clicked an event's row (or pressed Enter): zoom the timeline to it.
     void zoomToEventRequested(sightline::EventRef event);
+    // The same on a counter sample's row: zoom the timeline to the sample's time.
+    void zoomToRangeRequested(sightline::TimeRange range);
     void busyChanged(bool busy);
     // A query finished and the table shows its rows.
     void rowsShown();
@@ -109,9 +116,13 @@ private:
     void applyFilterBox();
     void updateColumnsForSource();
     void updateStatus();
+    // Whether a request named tracks or a counter series to list.
+    bool hasSource() const;
     void showContextMenu(QPoint position);
     void toggleExpanded(int row);
     void setCurrentRowQuietly(int row);
+    // Emits zoomToEventRequested, or zoomToRangeRequested for a counter sample.
+    void zoomToRow(int row);
 
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const EventCells> m_cells;

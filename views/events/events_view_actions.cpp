@@ -60,7 +60,7 @@ bool EventsView::eventFilter(QObject* watched, QEvent* event)
                 return true;
             }
             if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) {
-                emit zoomToEventRequested(m_model->eventAt(row));
+                zoomToRow(row);
                 return true;
             }
         }
@@ -92,7 +92,8 @@ void EventsView::showContextMenu(QPoint position)
     if (index.isValid()) {
         const int row = index.row();
         const EventRef event = m_model->eventAt(row);
-        menu.addAction(tr("Zoom to Event"), this, [this, event] { emit zoomToEventRequested(event); });
+        menu.addAction(counterSeriesOf(*m_trace, event) ? tr("Zoom to Sample") : tr("Zoom to Event"), this,
+            [this, row] { zoomToRow(row); });
         if (m_model->isExpandable(row))
             menu.addAction(m_model->isExpanded(row) ? tr("Collapse Range") : tr("Expand Range"), this,
                 [this, row] { toggleExpanded(row); });

@@ -40,11 +40,25 @@ QString kindLabel(TrackKind kind)
     return {};
 }
 
+// "SMs Active [%] · GPU 0" for a counter series.
+QString describeCounter(const Trace& trace, uint32_t series)
+{
+    if (series >= trace.counterSeries.size()) return {};
+    const CounterSeries& s = trace.counterSeries[series];
+    QString text
+        = QStringLiteral("%1 [%2]").arg(QString::fromStdString(s.name), QString::fromStdString(s.unit));
+    if (s.source == CounterSource::CpuUtilization)
+        return text + QStringLiteral(" \u00b7 process %1").arg(s.pid.value);
+    return text + QStringLiteral(" \u00b7 GPU %1").arg(s.device.value);
+}
+
 // "Kernels · Stream 7 (GPU 0 / Context 1)" for one row, "Kernels, Memory · 8 streams" for several.
 QString describeSource(const EventCells& cells, const EventSource& source)
 {
     QString text;
-    if (source.tracks.size() == 1) {
+    if (source.tracks.empty() && source.counter) {
+        text = describeCounter(cells.trace(), *source.counter);
+    } else if (source.tracks.size() == 1) {
         const TrackId id = source.tracks.front();
         text = kindLabel(cells.trace().track(id).key.kind) + QStringLiteral(" \u00b7 ")
             + cells.threadOrStreamLabel(id);
@@ -92,16 +106,18 @@ void EventsView::updateColumnsForSource()
     for (TrackId id : source().tracks)
         if (id.value < m_trace->tracks.size()) present[int(m_trace->track(id).key.kind)] = true;
     bool anyNvtx = present[int(TrackKind::Nvtx)];
+    const bool samples = source().counter.has_value();
     for (int c = 0; c < kEventColumnCount; ++c) {
-        bool applies = source().tracks.empty() && c <= int(EventColumn::End);
+        bool applies = (samples && columnAppliesToSamples(EventColumn(c)))
+            || (!hasSource() && c <= int(EventColumn::End));
         for (int k = 0; k < kTrackKindCount; ++k)
             applies = applies || (present[k] && columnApplies(EventColumn(c), TrackKind(k)));
         m_table->horizontalHeader()->setSectionHidden(c, !applies);
     }
     m_delegate->setBranchSpace(anyNvtx);
-    m_title->setText(m_requestTitle.isEmpty() && !source().tracks.empty() ? describeSource(*m_cells, source())
-            : m_requestTitle.isEmpty()                                    ? tr("Events View")
-                                                                          : m_requestTitle);
+    m_title->setText(m_requestTitle.isEmpty() && hasSource() ? describeSource(*m_cells, source())
+            : m_requestTitle.isEmpty()                       ? tr("Events View")
+                                                             : m_requestTitle);
 }
 
 QString EventsView::statusText() const
@@ -109,23 +125,30 @@ QString EventsView::statusText() const
     return m_status->text();
 }
 
+bool EventsView::hasSource() const
+{
+    return !source().tracks.empty() || source().counter;
+}
+
 void EventsView::updateStatus()
 {
     const size_t listed = m_model->listedCount();
+    // What the rows are: a counter row's samples, or events.
+    const QString rows = source().tracks.empty() && source().counter ? tr("samples") : tr("events");
     QString text;
-    if (source().tracks.empty()) {
+    if (!hasSource()) {
         text = tr("Right-click a timeline row and choose Show in Events View to list its events.");
     } else if (!m_error.isEmpty()) {
         text = m_error;
     } else if (isBusy() && listed < m_sourceCount && m_query.filter.isEmpty()) {
-        text = tr("%1 events").arg(grouped(m_sourceCount));
+        text = tr("%1 %2").arg(grouped(m_sourceCount), rows);
     } else if (!m_query.filter.isEmpty()) {
-        text = tr("%1 of %2 events match \u201c%3\u201d")
-                   .arg(grouped(listed), grouped(m_sourceCount), m_query.filter.pattern);
+        text = tr("%1 of %2 %3 match \u201c%4\u201d")
+                   .arg(grouped(listed), grouped(m_sourceCount), rows, m_query.filter.pattern);
     } else {
-        text = tr("%1 events").arg(grouped(listed));
+        text = tr("%1 %2").arg(grouped(listed), rows);
     }
-    if (!source().tracks.empty() && m_error.isEmpty()) {
+    if (hasSource() && m_error.isEmpty()) {
         const bool largestFirst = firstClickOrder(m_query.sortColumn) == Qt::DescendingOrder;
         const bool descending = m_query.order == Qt::DescendingOrder;
         const QString direction = largestFirst ? (descending ? tr("largest first") : tr("smallest first"))

@@ -27,10 +27,12 @@ bool cancelled(const std::atomic<bool>* cancel)
 
 } // namespace
 
-uint64_t orderedKey(double nonNegative)
+uint64_t orderedKey(double value)
 {
-    // The IEEE bit patterns of non-negative doubles are ordered like their values.
-    return nonNegative > 0 ? std::bit_cast<uint64_t>(nonNegative) : 0;
+    // IEEE bit patterns order like the values once the sign bit is set on non-negative ones
+    // and negative ones are complemented whole; -0 counts as 0.
+    const uint64_t bits = std::bit_cast<uint64_t>(value == 0 ? 0.0 : value);
+    return bits >> 63 ? ~bits : bits | (uint64_t(1) << 63);
 }
 
 bool radixSortByKey(std::vector<uint64_t>& keys, std::vector<uint32_t>& rows, const std::atomic<bool>* cancel)

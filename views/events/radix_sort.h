@@ -21,7 +21,7 @@ constexpr uint64_t orderedKey(int64_t value)
 {
     return uint64_t(value) ^ (uint64_t(1) << 63);
 }
-// Maps a non-negative double to an unsigned key with the same order.
-uint64_t orderedKey(double nonNegative);
+// Maps a double (not NaN) to an unsigned key with the same order.
+uint64_t orderedKey(double value);
 
 } // namespace sightline::views

@@ -241,6 +241,10 @@ void ReportTab::connectTimelineAndEvents()
         [timeline](EventRef event) { timeline->selectEvent(event, true); });
     connect(events, &views::EventsView::zoomToEventRequested, this,
         [this](EventRef event) { showOnTimeline(views::eventRange(m_timeline->trace(), event), event); });
+    connect(timeline, &views::TimelineView::showCounterInEventsViewRequested, this,
+        &ReportTab::showCounterInEventsView);
+    connect(events, &views::EventsView::zoomToRangeRequested, this,
+        [this](TimeRange range) { showOnTimeline(range, std::nullopt); });
 }
 
 void ReportTab::showOnTimeline(TimeRange range, std::optional<EventRef> event)
@@ -426,6 +430,14 @@ void ReportTab::showInEventsView(const std::vector<TrackId>& tracks)
 {
     if (!m_events) return;
     m_events->showEvents(tracks, m_timeline->selection());
+    setCurrentView(ReportView::Timeline);
+    setEventsPaneShown(true);
+}
+
+void ReportTab::showCounterInEventsView(uint32_t series)
+{
+    if (!m_events) return;
+    m_events->showCounter(series, m_timeline->selection());
     setCurrentView(ReportView::Timeline);
     setEventsPaneShown(true);
 }

@@ -89,6 +89,8 @@ public slots:
     // Lists the events of `tracks` in the Events View (only those overlapping the timeline's
     // selection when there is one) and shows the pane.
     void showInEventsView(const std::vector<sightline::TrackId>& tracks);
+    // The same for the samples of a counter series.
+    void showCounterInEventsView(uint32_t series);
     // Lists the request's events and shows them under the timeline (switching to Timeline View).
     void showEventsRequest(const sightline::views::EventsRequest& request);
     // Zooms the timeline to `range`, with a tenth of it as margin on each side, and selects

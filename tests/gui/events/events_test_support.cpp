@@ -2,7 +2,11 @@
 
 #include "model/trace/event_access.h"
 
+#include <QApplication>
+#include <QContextMenuEvent>
+#include <QMenu>
 #include <QTest>
+#include <QTimer>
 #include <algorithm>
 #include <cctype>
 
@@ -50,6 +54,30 @@ bool containsCaseless(const std::string& text, const std::string& needle)
 bool waitUntilIdle(const views::EventsView& view, int ms)
 {
     return QTest::qWaitFor([&] { return !view.isBusy(); }, ms);
+}
+
+bool chooseFromRowMenu(views::RowHeaderPane& pane, int node, const QString& actionText)
+{
+    const QPoint at = pane.labelRect(node).center();
+    bool offered = false;
+    QTimer poll;
+    poll.setInterval(10);
+    QObject::connect(&poll, &QTimer::timeout, &pane, [&] {
+        auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+        if (!menu) return;
+        poll.stop();
+        for (QAction* action : menu->actions())
+            if (action->text() == actionText) {
+                menu->setActiveAction(action);
+                offered = true;
+            }
+        QTest::keyClick(menu, offered ? Qt::Key_Return : Qt::Key_Escape);
+    });
+    poll.start();
+    QContextMenuEvent event(QContextMenuEvent::Mouse, at, pane.mapToGlobal(at));
+    QApplication::sendEvent(&pane, &event);
+    poll.stop();
+    return offered;
 }
 
 } // namespace sightline::testing

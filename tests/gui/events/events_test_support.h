@@ -1,10 +1,12 @@
-// Shared by the Events View tests: picking tracks of a kind, waiting for a view's query, and
-// brute-force answers (computed the slow, obvious way) to compare the view's results with.
+// Shared by the Events View tests (and the shell's): picking tracks of a kind, waiting for a view's query,
+// and brute-force answers (computed the slow, obvious way) to compare the view's results with.
 #pragma once
 
 #include "model/trace/trace.h"
 #include "views/events/events_view.h"
+#include "views/timeline/widgets/row_header_pane.h"
 
+#include <QString>
 #include <string>
 #include <vector>
 
@@ -19,5 +21,10 @@ bool containsCaseless(const std::string& text, const std::string& needle);
 
 // Waits (processing events) until the view has no query running. False after `ms`.
 bool waitUntilIdle(const views::EventsView& view, int ms = 60000);
+
+// Right-clicks the row's label in the row tree and picks `actionText` from its context menu, as
+// a user would (the menu runs its own event loop; the pick happens from inside it). Returns
+// whether the menu offered the action.
+bool chooseFromRowMenu(views::RowHeaderPane& pane, int node, const QString& actionText);
 
 } // namespace sightline::testing

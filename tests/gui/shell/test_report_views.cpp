@@ -67,33 +67,6 @@ struct OpenReport
     }
 };
 
-// Right-clicks the row's label in the row tree and picks `actionText` from its context menu, as
-// a user would (the menu runs its own event loop; the pick happens from inside it). Returns
-// whether the menu offered the action.
-bool chooseFromRowMenu(views::RowHeaderPane& pane, int node, const QString& actionText)
-{
-    const QPoint at = pane.labelRect(node).center();
-    bool offered = false;
-    QTimer poll;
-    poll.setInterval(10);
-    QObject::connect(&poll, &QTimer::timeout, &pane, [&] {
-        auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
-        if (!menu) return;
-        poll.stop();
-        for (QAction* action : menu->actions())
-            if (action->text() == actionText) {
-                menu->setActiveAction(action);
-                offered = true;
-            }
-        QTest::keyClick(menu, offered ? Qt::Key_Return : Qt::Key_Escape);
-    });
-    poll.start();
-    QContextMenuEvent event(QContextMenuEvent::Mouse, at, pane.mapToGlobal(at));
-    QApplication::sendEvent(&pane, &event);
-    poll.stop();
-    return offered;
-}
-
 // The events of `tracks` overlapping `range` (all of them without one), counted one by one.
 size_t countOverlapping(
     const Trace& trace, const std::vector<TrackId>& tracks, std::optional<TimeRange> range)

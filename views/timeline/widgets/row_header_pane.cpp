@@ -174,6 +174,11 @@ void RowHeaderPane::contextMenuEvent(QContextMenuEvent* event)
         menu.addAction(tr("Show in Events View"), this,
             [this, node] { emit showInEventsViewRequested(m_state.rows().tracksBelow(node)); });
         menu.addSeparator();
+    } else if (node >= 0 && m_state.rows().node(node).kind == RowKind::Counter) {
+        menu.addAction(tr("Show in Events View"), this, [this, series = m_state.rows().node(node).counter] {
+            emit showCounterInEventsViewRequested(series);
+        });
+        menu.addSeparator();
     }
     if (node >= 0 && m_state.rows().node(node).isGroup()) {
         menu.addAction(tr("Expand all below"), this, [this, node] { expandSubtree(node, true); });

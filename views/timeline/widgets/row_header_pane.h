@@ -26,6 +26,8 @@ signals:
     void keyboardHelpRequested();
     // Context menu > Show in Events View on a row: its tracks and those of every row below it.
     void showInEventsViewRequested(const std::vector<sightline::TrackId>& tracks);
+    // The same on a counter row (GPU metric, memory in use, CPU utilization): its series.
+    void showCounterInEventsViewRequested(uint32_t series);
 
 protected:
     void paintEvent(QPaintEvent* event) override;

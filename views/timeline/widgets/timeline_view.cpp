@@ -114,6 +114,8 @@ TimelineView::TimelineView(std::shared_ptr<const Trace> trace, QWidget* parent)
     connect(d->headers, &RowHeaderPane::keyboardHelpRequested, this, &TimelineView::showKeyboardHelp);
     connect(d->headers, &RowHeaderPane::showInEventsViewRequested, this,
         &TimelineView::showInEventsViewRequested);
+    connect(d->headers, &RowHeaderPane::showCounterInEventsViewRequested, this,
+        &TimelineView::showCounterInEventsViewRequested);
     connect(d->findBar, &FindBar::closed, d->canvas, [this] { d->canvas->setFocus(); });
     syncScrollBar();
     refreshCorner();

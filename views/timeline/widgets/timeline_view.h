@@ -69,6 +69,8 @@ signals:
     void eventSelected(std::optional<sightline::EventRef> event);
     // A row's context menu > Show in Events View: the row's track and those of all its sub-rows.
     void showInEventsViewRequested(std::vector<sightline::TrackId> tracks);
+    // The same on a counter row: its series (Trace::counterSeries).
+    void showCounterInEventsViewRequested(uint32_t series);
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;

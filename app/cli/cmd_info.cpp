@@ -122,9 +122,14 @@ int runInfo(const std::vector<std::string>& arguments)
         for (const CounterOutline& counter : outline->counters) {
             const CounterSeries& series = counter.series;
             const Duration length = counter.span ? counter.span->duration() : 0;
-            const char* what = series.source == CounterSource::GpuMemory ? "memory in use" : "GPU metrics";
-            std::printf("  GPU %-3u %-18s %llu samples over %.3f s (%s)\n", series.device.value,
-                (series.name + " [" + series.unit + "]").c_str(),
+            const bool ofProcess = series.source == CounterSource::Process;
+            const char* what = ofProcess                    ? "process counter"
+                : series.source == CounterSource::GpuMemory ? "memory in use"
+                                                            : "GPU metrics";
+            const std::string label
+                = series.unit.empty() ? series.name : series.name + " [" + series.unit + "]";
+            std::printf("  %s %-3u %-18s %llu samples over %.3f s (%s)\n", ofProcess ? "PID" : "GPU",
+                ofProcess ? series.pid.value : series.device.value, label.c_str(),
                 static_cast<unsigned long long>(counter.samples), double(length) / 1e9, what);
         }
     }

@@ -1,5 +1,5 @@
-// Counter series: values sampled over time, such as GPU metrics (SMs active, DRAM bandwidth)
-// and, later, GPU memory in use and CPU utilization.
+// Counter series: values sampled over time, such as GPU metrics (SMs active, DRAM bandwidth),
+// GPU memory in use, CPU utilization and the counters a process recorded itself.
 //
 // A series is a step function over a timeline: sample i holds values[i] over
 // [starts[i], starts[i + 1]) and the last sample over [starts.back(), end). A NaN value means
@@ -26,7 +26,15 @@ enum class CounterSource : uint8_t {
     // The CPU time a process used, derived from its thread states or samples when a trace is
     // built or read (model/build/cpu_utilization_series.h); never stored in a report.
     CpuUtilization = 2,
+    // A process's own counters, as a trace from another tool recorded them (Chrome "C" events).
+    Process = 3,
 };
+
+// Whether a series belongs to a process (its `pid`) rather than to a GPU (its `device`).
+constexpr bool ownedByProcess(CounterSource source)
+{
+    return source == CounterSource::CpuUtilization || source == CounterSource::Process;
+}
 
 struct CounterTimeline
 {
@@ -42,7 +50,7 @@ struct CounterSeries
 {
     CounterSource source = CounterSource::GpuMetrics;
     DeviceId device; // the GPU of GpuMetrics and GpuMemory series
-    Pid pid; // the process of a CpuUtilization series
+    Pid pid; // the process of a CpuUtilization or Process series
     uint32_t timeline = 0; // index into Trace::counterTimelines
     std::string name; // "SMs Active"
     std::string unit; // "%", "B/s", "B"

@@ -50,18 +50,20 @@ public:
     }
 
 private:
-    // GPU metrics: one counter ("C") event per known sample, on the GPU's pseudo-process.
+    // Counter series: one counter ("C") event per known sample, on its process, or on the GPU's
+    // pseudo-process for GPU metrics and memory.
     void writeCounters()
     {
         for (const CounterSeries& series : m_trace.counterSeries) {
             const CounterTimeline& timeline = m_trace.timelineOf(series);
-            const std::string name = series.name + " [" + series.unit + "]";
+            const std::string name
+                = series.unit.empty() ? series.name : series.name + " [" + series.unit + "]";
+            const int64_t pid = ownedByProcess(series.source) ? int64_t(series.pid.value)
+                                                              : ChromeTraceLayout::gpuPid(series.device);
             for (size_t i = 0; i < timeline.size(); ++i) {
                 if (std::isnan(series.values[i])) continue;
                 JsonObject e = event('C');
-                e.str("name", name)
-                    .num("pid", ChromeTraceLayout::gpuPid(series.device))
-                    .micros("ts", timeline.starts[i]);
+                e.str("name", name).num("pid", pid).micros("ts", timeline.starts[i]);
                 e.object("args").real("value", series.values[i]).close();
                 e.close();
             }

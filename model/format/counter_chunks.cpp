@@ -13,7 +13,8 @@ namespace {
 // The sources a report stores; derived series (CPU utilization) are made again on reading.
 bool storedSource(uint32_t source)
 {
-    return source == uint32_t(CounterSource::GpuMetrics) || source == uint32_t(CounterSource::GpuMemory);
+    return source == uint32_t(CounterSource::GpuMetrics) || source == uint32_t(CounterSource::GpuMemory)
+        || source == uint32_t(CounterSource::Process);
 }
 
 } // namespace
@@ -33,6 +34,7 @@ void encodeCounterDefinitions(const Trace& trace, CounterDefinitions& out)
         s->set_timeline(series.timeline);
         s->set_source(uint32_t(series.source));
         s->set_device(series.device.value);
+        s->set_pid(series.pid.value);
         s->set_name(series.name);
         s->set_unit(series.unit);
         s->set_description(series.description);
@@ -135,6 +137,7 @@ Status CounterDecoder::define(
         series.timeline = s.timeline();
         series.source = CounterSource(uint8_t(s.source()));
         series.device = DeviceId(s.device());
+        series.pid = Pid(s.pid());
         series.name = s.name();
         series.unit = s.unit();
         series.description = s.description();

@@ -56,6 +56,7 @@ Result<std::optional<ReportOutline>> readReportOutline(const std::string& path)
                 CounterOutline counter;
                 counter.series.source = CounterSource(uint8_t(s.source()));
                 counter.series.device = DeviceId(s.device());
+                counter.series.pid = Pid(s.pid());
                 counter.series.timeline = s.timeline();
                 counter.series.name = s.name();
                 counter.series.unit = s.unit();

@@ -45,10 +45,9 @@ QString describeCounter(const Trace& trace, uint32_t series)
 {
     if (series >= trace.counterSeries.size()) return {};
     const CounterSeries& s = trace.counterSeries[series];
-    QString text
-        = QStringLiteral("%1 [%2]").arg(QString::fromStdString(s.name), QString::fromStdString(s.unit));
-    if (s.source == CounterSource::CpuUtilization)
-        return text + QStringLiteral(" \u00b7 process %1").arg(s.pid.value);
+    QString text = QString::fromStdString(s.name);
+    if (!s.unit.empty()) text += QStringLiteral(" [%1]").arg(QString::fromStdString(s.unit));
+    if (ownedByProcess(s.source)) return text + QStringLiteral(" \u00b7 process %1").arg(s.pid.value);
     return text + QStringLiteral(" \u00b7 GPU %1").arg(s.device.value);
 }
 

@@ -53,6 +53,8 @@ bool GenericTraceEvents::add(const KinetoEvent& e)
     case 'n':
         phase = 'i';
         break;
+    case 'C':
+        return addCounter(e);
     default:
         return false;
     }
@@ -73,6 +75,28 @@ bool GenericTraceEvents::add(const KinetoEvent& e)
     return true;
 }
 
+// A "C" event: samples of a counter of its process (a process-wide row: any tid is ignored).
+bool GenericTraceEvents::addCounter(const KinetoEvent& e)
+{
+    RowRef pid;
+    if (!e.hasTs || !rowOf(e.hasPid, e.pid, e.pidText, pid)) {
+        ++m_unplaced;
+        return true;
+    }
+    const auto known = m_counterProcessIds.find(pid);
+    const uint32_t process
+        = known != m_counterProcessIds.end() ? known->second : uint32_t(m_counterProcesses.size());
+    if (!m_counters.add(process, e)) {
+        ++m_counterless;
+        return true;
+    }
+    if (known == m_counterProcessIds.end()) {
+        m_counterProcessIds.emplace(pid, process);
+        m_counterProcesses.push_back(pid);
+    }
+    return true;
+}
+
 void GenericTraceEvents::noteMetadata(const KinetoEvent& e)
 {
     RowRef pid, tid;
@@ -85,9 +109,11 @@ void GenericTraceEvents::noteMetadata(const KinetoEvent& e)
 
 bool GenericTraceEvents::span(Timestamp& first, Timestamp& last) const
 {
-    if (m_events.empty()) return false;
-    first = m_events.front().ts;
-    last = m_events.front().end;
+    if (!m_counters.span(first, last)) {
+        if (m_events.empty()) return false;
+        first = m_events.front().ts;
+        last = m_events.front().end;
+    }
     for (const Held& h : m_events) {
         first = std::min(first, h.ts);
         last = std::max(last, h.end);
@@ -146,6 +172,8 @@ void GenericTraceEvents::assignIds(
         if (!pid.isText) usedPids.insert(uint32_t(pid.value));
         if (!tid.isText) usedTids.insert(uint32_t(tid.value));
     }
+    for (const RowRef& pid : m_counterProcesses)
+        if (!pid.isText) usedPids.insert(uint32_t(pid.value));
     auto nextFree = [](std::set<uint32_t>& used, uint32_t& next) {
         while (used.count(next))
             ++next;
@@ -153,11 +181,47 @@ void GenericTraceEvents::assignIds(
         return next;
     };
     uint32_t nextPid = 1, nextTid = 1;
-    for (const auto& [pid, tid] : m_rows) {
+    auto assignPid = [&](RowRef pid) {
         if (!pids.count(pid)) pids[pid] = pid.isText ? nextFree(usedPids, nextPid) : uint32_t(pid.value);
+    };
+    for (const auto& [pid, tid] : m_rows) {
+        assignPid(pid);
         if (!tids.count({pid, tid}))
             tids[{pid, tid}] = tid.isText ? nextFree(usedTids, nextTid) : uint32_t(tid.value);
     }
+    for (const RowRef& pid : m_counterProcesses)
+        assignPid(pid);
+}
+
+// Names the threads and processes the events and counters used, after the metadata or, for
+// string rows, after their text.
+void GenericTraceEvents::nameRows(TraceBuilder& builder, const std::map<RowRef, uint32_t>& pids,
+    const std::map<std::pair<RowRef, RowRef>, uint32_t>& tids, const std::vector<bool>& usedRows) const
+{
+    std::set<RowRef> namedProcesses;
+    auto nameProcess = [&](RowRef pidRef) {
+        if (!namedProcesses.insert(pidRef).second) return;
+        const Pid pid(pids.at(pidRef));
+        const auto processName = m_processNames.find(pidRef);
+        if (processName != m_processNames.end())
+            builder.addProcess({pid, processName->second, {}});
+        else if (pidRef.isText)
+            builder.addProcess({pid, m_texts[size_t(pidRef.value)], {}});
+    };
+    for (uint32_t r = 0; r < m_rows.size(); ++r) {
+        if (!usedRows[r]) continue;
+        const auto& [pidRef, tidRef] = m_rows[r];
+        const Pid pid(pids.at(pidRef));
+        const Tid tid(tids.at({pidRef, tidRef}));
+        const auto threadName = m_threadNames.find({pidRef, tidRef});
+        if (threadName != m_threadNames.end())
+            builder.addThread({pid, tid, threadName->second});
+        else if (tidRef.isText)
+            builder.addThread({pid, tid, m_texts[size_t(tidRef.value)]});
+        nameProcess(pidRef);
+    }
+    for (const RowRef& pidRef : m_counterProcesses)
+        nameProcess(pidRef);
 }
 
 void GenericTraceEvents::emit(TraceBuilder& builder, Timestamp base)
@@ -195,34 +259,25 @@ void GenericTraceEvents::emit(TraceBuilder& builder, Timestamp base)
         usedRows[h.row] = true;
     }
 
-    std::set<RowRef> namedProcesses;
-    for (uint32_t r = 0; r < m_rows.size(); ++r) {
-        if (!usedRows[r]) continue;
-        const auto& [pidRef, tidRef] = m_rows[r];
-        const Pid pid(pids.at(pidRef));
-        const auto threadName = m_threadNames.find({pidRef, tidRef});
-        if (threadName != m_threadNames.end())
-            builder.addThread({pid, Tid(tids.at({pidRef, tidRef})), threadName->second});
-        else if (tidRef.isText)
-            builder.addThread({pid, Tid(tids.at({pidRef, tidRef})), m_texts[size_t(tidRef.value)]});
-        if (!namedProcesses.insert(pidRef).second) continue;
-        const auto processName = m_processNames.find(pidRef);
-        if (processName != m_processNames.end())
-            builder.addProcess({pid, processName->second, {}});
-        else if (pidRef.isText)
-            builder.addProcess({pid, m_texts[size_t(pidRef.value)], {}});
-    }
+    std::vector<Pid> counterPids;
+    for (const RowRef& pid : m_counterProcesses)
+        counterPids.push_back(Pid(pids.at(pid)));
+    const size_t counterSeries = m_counters.emit(builder, counterPids, base, last);
+    nameRows(builder, pids, tids, usedRows);
 
     builder.addDiagnostic({Severity::Info, "import",
         "Read as a generic Chrome trace (it has no PyTorch profiler markers): "
-            + std::to_string(ranges.size()) + " ranges and marks, each category an NVTX domain."});
-    const size_t problems = m_unplaced + m_unmatchedEnds + m_unendedBegins;
+            + std::to_string(ranges.size()) + " ranges and marks, each category an NVTX domain"
+            + (counterSeries ? "; " + std::to_string(counterSeries) + " counter series of their processes."
+                             : ".")});
+    const size_t problems = m_unplaced + m_counterless + m_unmatchedEnds + m_unendedBegins;
     if (!problems) return;
     std::string parts;
     auto part = [&](size_t count, const char* what) {
         if (count) parts += (parts.empty() ? "" : ", ") + std::to_string(count) + " " + what;
     };
     part(m_unplaced, "without a timestamp or a process (skipped)");
+    part(m_counterless, "\"C\" without a number in its args (skipped)");
     part(m_unmatchedEnds, "\"E\" without a \"B\" (ignored)");
     part(m_unendedBegins, "\"B\" without an \"E\" (closed at the end of the trace)");
     builder.addDiagnostic({Severity::Warning, "import",

@@ -5,13 +5,15 @@
 //
 // Mapping, as Perfetto shows such files: "X" and matched "B"/"E" pairs (per thread, nested,
 // in time order) -> NVTX push/pop ranges on the thread, one NVTX domain per category; "i",
-// "I" and "n" -> NVTX marks (end == start). Rows may be numbers or strings: a string pid or tid
+// "I" and "n" -> NVTX marks (end == start); "C" -> counter series of the process
+// (generic_counters.h). Rows may be numbers or strings: a string pid or tid
 // gets a numeric id of its own (one not used by a numeric row of the file), and its text is
 // the row's name unless "process_name" / "thread_name" metadata names it. Memory: about 24
 // bytes per event plus each distinct name once.
 #pragma once
 
 #include "model/build/trace_builder.h"
+#include "model/import/kineto/generic_counters.h"
 #include "model/import/kineto/kineto_event.h"
 
 #include <map>
@@ -24,14 +26,15 @@ namespace sightline {
 class GenericTraceEvents
 {
 public:
-    // Takes an "X", "i", "I", "n", "B" or "E" event; false for any other (nothing is kept).
+    // Takes an "X", "i", "I", "n", "B", "E" or "C" event; false for any other (nothing is kept).
     bool add(const KinetoEvent& e);
     // Takes "process_name" / "thread_name" metadata, whatever its rows are written as.
     void noteMetadata(const KinetoEvent& e);
 
-    bool empty() const { return m_events.empty(); }
-    size_t size() const { return m_events.size(); }
-    // The earliest and latest time of the events (raw file nanoseconds); false when none.
+    bool empty() const { return m_events.empty() && m_counters.empty(); }
+    size_t size() const { return m_events.size() + m_counters.size(); }
+    // The earliest and latest time of the events and counter samples (raw file nanoseconds);
+    // false when none.
     bool span(Timestamp& first, Timestamp& last) const;
 
     // Adds every event to the builder, times moved by -base, names the rows it used, and
@@ -57,9 +60,12 @@ private:
     uint32_t text(std::string_view value);
     bool rowOf(bool hasNumber, int64_t number, std::string_view textValue, RowRef& out);
     uint32_t rowIndex(RowRef pid, RowRef tid);
+    bool addCounter(const KinetoEvent& e);
     void assignIds(
         std::map<RowRef, uint32_t>& pids, std::map<std::pair<RowRef, RowRef>, uint32_t>& tids) const;
     void matchBeginEnd(std::vector<Held>& ranges, Timestamp traceEnd);
+    void nameRows(TraceBuilder& builder, const std::map<RowRef, uint32_t>& pids,
+        const std::map<std::pair<RowRef, RowRef>, uint32_t>& tids, const std::vector<bool>& usedRows) const;
 
     std::vector<Held> m_events;
     std::vector<std::string> m_texts;
@@ -68,7 +74,11 @@ private:
     std::map<std::pair<RowRef, RowRef>, uint32_t> m_rowIds;
     std::map<RowRef, std::string> m_processNames;
     std::map<std::pair<RowRef, RowRef>, std::string> m_threadNames;
+    GenericCounters m_counters;
+    std::vector<RowRef> m_counterProcesses; // the processes m_counters' indices stand for
+    std::map<RowRef, uint32_t> m_counterProcessIds;
     size_t m_unplaced = 0; // no row or no timestamp
+    size_t m_counterless = 0; // "C" events whose args hold no number
     size_t m_unmatchedEnds = 0, m_unendedBegins = 0;
 };
 

@@ -54,7 +54,7 @@ bool JsonStream::refill()
     // Bytes read before a read error are parsed first (the events before a cut are kept); the
     // error is raised by the next refill, when nothing more comes.
     if (got == 0 && !m_source.error().empty()) {
-        JsonStreamError error("cannot be read (" + m_source.error() + ")");
+        JsonStreamError error("cannot be read: " + m_source.error());
         error.truncated = m_source.truncated();
         throw error;
     }
@@ -77,15 +77,20 @@ bool JsonStream::atEnd()
 
 void JsonStream::failTruncated()
 {
-    JsonStreamError error("ends unexpectedly at byte " + std::to_string(m_consumedBefore + m_end));
+    JsonStreamError error("ends unexpectedly " + atByte(m_consumedBefore + m_end));
     error.truncated = true;
     throw error;
+}
+
+std::string JsonStream::atByte(uint64_t offset) const
+{
+    return "at byte " + std::to_string(offset) + (m_source.compressed() ? " of the uncompressed data" : "");
 }
 
 void JsonStream::failSyntax(const JsonSyntaxError& error)
 {
     const uint64_t offset = m_consumedBefore + uint64_t(error.position - m_buffer.data());
-    throw JsonStreamError("is not valid JSON at byte " + std::to_string(offset) + " (" + error.what() + ")");
+    throw JsonStreamError("is not valid JSON " + atByte(offset) + " (" + error.what() + ")");
 }
 
 } // namespace sightline

@@ -68,6 +68,8 @@ private:
     bool refill();
     [[noreturn]] void failTruncated();
     [[noreturn]] void failSyntax(const JsonSyntaxError& error);
+    // "at byte N", of the uncompressed data when the file is compressed.
+    std::string atByte(uint64_t offset) const;
 
     ByteSource& m_source;
     JsonStreamOptions m_options;

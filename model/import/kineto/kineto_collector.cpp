@@ -67,6 +67,7 @@ void KinetoCollector::add(const KinetoEvent& e)
     case 'B':
     case 'E':
     case 'n':
+    case 'C':
         holdGeneric(e);
         return;
     default:
@@ -99,7 +100,7 @@ void KinetoCollector::add(const KinetoEvent& e)
 void KinetoCollector::holdGeneric(const KinetoEvent& e)
 {
     const bool held = m_generic.add(e);
-    if (e.phase == 'B' || e.phase == 'E' || e.phase == 'n') {
+    if (e.phase == 'B' || e.phase == 'E' || e.phase == 'n' || e.phase == 'C') {
         ++(held ? m_genericPhases : m_unsupportedPhases)[e.phase];
         return;
     }

@@ -18,7 +18,8 @@
 // category the table maps (kineto_mapping.h: not Unknown, not Ignored). There, categories the
 // table does not know and the phases Kineto never writes ("B", "E", "n", "C") are skipped and
 // counted, as always. Any other file is a generic Chrome trace: its "X", "B"/"E" and instant
-// events of any category become ranges and marks (generic_trace_events.h).
+// events of any category become ranges and marks, its "C" events counter series of their
+// process (generic_trace_events.h).
 #pragma once
 
 #include "model/build/trace_builder.h"

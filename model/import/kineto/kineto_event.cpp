@@ -237,10 +237,13 @@ void KinetoEventParser::read(JsonCursor& cursor, KinetoEvent& event)
             break;
         }
         case EventKey::Args:
-            if (cursor.peek() == '{')
+            if (cursor.peek() == '{') {
+                const char* begin = cursor.position();
                 readArgs(cursor, event);
-            else
+                event.argsText = {begin, size_t(cursor.position() - begin)};
+            } else {
                 cursor.skipValue();
+            }
             break;
         case EventKey::Other:
             cursor.skipValue();

@@ -71,6 +71,7 @@ struct KinetoEvent
     int64_t ts = 0, dur = 0; // nanoseconds, exactly as written (microsecond decimals)
     bool hasId = false;
     uint64_t id = 0; // flow and async ids
+    std::string_view argsText; // the "args" object as written ("{...}"): counter events read it whole
 
     uint32_t intMask = 0; // which IntArg are present
     uint32_t textMask = 0; // which TextArg are present

@@ -284,8 +284,7 @@ Result<Trace> importChromeTrace(const std::string& path, const ReadOptions& opti
             return Result<Trace>::failure("Cannot import '" + path + "': " + source.error()
                 + ", so the file is damaged; copy it again from where it was written.");
         const std::string what = std::string(source.compressed() ? "gzip-compressed " : "")
-            + "Chrome trace JSON " + error.what()
-            + (source.compressed() ? " (counting uncompressed bytes)" : "");
+            + "Chrome trace JSON " + error.what();
         const size_t kept = collector.pendingEvents() + builder.eventCount();
         if (!error.truncated || kept == 0)
             return Result<Trace>::failure("Cannot import '" + path + "': the " + what

@@ -313,8 +313,8 @@ TEST_CASE("Broken Chrome traces are refused with one sentence, and cancel stops 
     REQUIRE(!r);
     CHECK(r.error()
         == "Cannot import '" + (dir / "cut.json.gz").string()
-            + "': the gzip-compressed Chrome trace JSON ends unexpectedly at byte 200 (counting "
-              "uncompressed bytes); make sure the file is complete and is a Chrome trace (PyTorch "
+            + "': the gzip-compressed Chrome trace JSON ends unexpectedly at byte 200 of the "
+              "uncompressed data; make sure the file is complete and is a Chrome trace (PyTorch "
               "profiler) file.");
     writeFile(dir / "bad.json", "{\"traceEvents\": [{\"ph\": \"X\" \"cat\": 1}]}");
     r = importChromeTrace((dir / "bad.json").string());

@@ -212,6 +212,8 @@ QRgb EventStyle::counterColor(const CounterSeries& series)
         return qRgb(0x1f, 0x8a, 0x8a);
     case CounterSource::CpuUtilization:
         return qRgb(0x55, 0x62, 0xc8);
+    case CounterSource::Process:
+        return qRgb(0xb8, 0x5c, 0x8a);
     case CounterSource::GpuMetrics:
         break;
     }

@@ -24,6 +24,8 @@ QString counterKindText(CounterSource source)
         return QStringLiteral("GPU memory in use");
     case CounterSource::CpuUtilization:
         return QStringLiteral("CPU utilization");
+    case CounterSource::Process:
+        return QStringLiteral("Process counter");
     }
     return QStringLiteral("Counter");
 }
@@ -50,7 +52,7 @@ EventTooltip describeCounter(
         const CounterSummary over = trace.counterSummary(series, *selection);
         tip.fields.push_back({QStringLiteral("Selection mean"), counterValueText(s, over.mean())});
     }
-    if (s.source == CounterSource::CpuUtilization) {
+    if (ownedByProcess(s.source)) {
         const Process* process = trace.findProcess(s.pid);
         tip.fields.push_back({QStringLiteral("Process"),
             QStringLiteral("%1 [%2]")

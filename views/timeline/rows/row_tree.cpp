@@ -239,6 +239,7 @@ RowTree RowTree::build(const Trace& trace)
     std::map<uint32_t, std::vector<uint32_t>> metricsOf; // device > GPU metric series
     std::map<uint32_t, std::vector<uint32_t>> memoryOf; // device > memory in use
     std::map<uint32_t, uint32_t> cpuUsageOf; // pid > CPU utilization series
+    std::map<uint32_t, std::vector<uint32_t>> processCountersOf; // pid > its own counter series
     for (uint32_t c = 0; c < trace.counterSeries.size(); ++c) {
         const CounterSeries& series = trace.counterSeries[c];
         switch (series.source) {
@@ -254,6 +255,10 @@ RowTree RowTree::build(const Trace& trace)
             cpuUsageOf[series.pid.value] = c;
             hosts[series.pid.value];
             break;
+        case CounterSource::Process:
+            processCountersOf[series.pid.value].push_back(c);
+            hosts[series.pid.value];
+            break;
         }
     }
     const std::set<uint32_t> cpuThreads = threadsWithCpuData(trace.cpu);
@@ -263,7 +268,9 @@ RowTree RowTree::build(const Trace& trace)
         const CounterSeries& series = trace.counterSeries[c];
         RowNode row;
         row.kind = RowKind::Counter;
-        row.label = QStringLiteral("%1 [%2]").arg(fromUtf8(series.name), fromUtf8(series.unit));
+        row.label = series.unit.empty()
+            ? fromUtf8(series.name)
+            : QStringLiteral("%1 [%2]").arg(fromUtf8(series.name), fromUtf8(series.unit));
         row.counter = c;
         row.whenExpanded = row.whenCollapsed = RowContent::Counter;
         return row;
@@ -385,6 +392,9 @@ RowTree RowTree::build(const Trace& trace)
             }
             const int processIndex = tree.add(std::move(processNode), processesIndex);
             if (cpuUsage != cpuUsageOf.end()) tree.add(counterRow(cpuUsage->second), processIndex);
+            if (const auto counters = processCountersOf.find(pid); counters != processCountersOf.end())
+                for (uint32_t c : counters->second)
+                    tree.add(counterRow(c), processIndex);
             // The main thread (tid == pid) first, then by tid.
             std::vector<uint32_t> order;
             for (auto& entry : threads)

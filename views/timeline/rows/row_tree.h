@@ -1,8 +1,8 @@
 // The timeline's row hierarchy, built once per trace the way Nsight Systems lays it out:
 //   CUDA HW (bus - GPU name) > NVTX (projected), [All Streams], Context N > "NN.N% Stream S" >
 //     Kernels, Memory, Synchronization;
-//   Processes (N) > "name [pid]" > CPU Utilization, "name [tid]" > CUDA API, NVTX (per domain),
-//     OS runtime libraries.
+//   Processes (N) > "name [pid]" > CPU Utilization, the process's own counters (a trace's "C"
+//     events), "name [tid]" > CUDA API, NVTX (per domain), OS runtime libraries.
 // Only data that exists gets a row. Each node says what it draws when expanded and when
 // collapsed: a leaf track draws its lanes; a collapsed group draws a merged or utilization
 // summary of the tracks below it, so collapsing never hides data, only detail. A process with

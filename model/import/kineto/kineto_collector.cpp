@@ -58,6 +58,8 @@ void KinetoCollector::add(const KinetoEvent& e)
         if (kindOf(e.category) == KinetoKind::Flow) {
             m_isKineto = true;
             addFlowPoint(e);
+        } else {
+            ++m_unsupportedPhases[e.phase]; // arrows between other tools' events: not modelled, counted
         }
         return;
     case 'M':

@@ -156,3 +156,17 @@ TEST_CASE("A generic Chrome trace cut short keeps the events before the cut")
         said = said || d.text.find("cut short") != std::string::npos;
     CHECK(said);
 }
+
+TEST_CASE("Flow arrows of a generic Chrome trace are counted as skipped, not lost silently")
+{
+    const std::string text = R"JSON({"traceEvents":[
+{"ph":"X","cat":"compute","name":"produce","pid":1,"tid":1,"ts":0,"dur":10},
+{"ph":"X","cat":"compute","name":"consume","pid":1,"tid":2,"ts":20,"dur":10},
+{"ph":"s","cat":"handoff","name":"batch","id":7,"pid":1,"tid":1,"ts":5},
+{"ph":"f","cat":"handoff","name":"batch","id":7,"pid":1,"tid":2,"ts":20,"bp":"e"}
+]}
+)JSON";
+    const Trace trace = importText("flows", text);
+    CHECK(trace.eventCount(TrackKind::Nvtx) == 2);
+    CHECK(hasDiagnostic(trace, "Skipped 2 events of phases Sightline does not import"));
+}

@@ -12,14 +12,18 @@
 // the samples whose stack holds the chain anywhere (a root's numbers are its function's).
 // Samples without a stack count under the function "[no call stack]", so that shares add up.
 //
-// Cost: one pass counts the scope's samples per leaf stack node in a flat array; each distinct
-// stack node is then expanded once, so the samples cost O(samples) and the trees O(stack nodes
-// x the callers a bottom-up chain matches): 10M samples over 2,000 distinct stacks take 30 ms,
-// over 20,000 (half a million stack nodes) 0.35 s (bench_call_tree). Children are listed by
-// total, largest first, then by name and module.
+// Cost: one pass counts the scope's samples per leaf stack node in a flat array; a few passes
+// over the sampled stack nodes then make the top-down tree, the flat table and the bottom-up
+// roots, so the samples cost O(samples) and the trees O(stack nodes). The bottom-up tree grows
+// as its nodes are opened (bottom_up_tree.h). 10M samples over 20,000 distinct stacks (half a
+// million stack nodes) take 0.1 s, over 200,000 (4.9 million) 1 s, where building the whole
+// bottom-up tree took 0.55 s and 14 s (bench_call_tree, on a busy two-core VM).
+// Children are listed by total, largest first, then by self, name and module.
 #pragma once
 
 #include "model/core/time.h"
+#include "model/stats/bottom_up_tree.h"
+#include "model/stats/call_nodes.h"
 #include "model/trace/trace.h"
 
 #include <atomic>
@@ -31,8 +35,6 @@
 
 namespace sightline {
 
-inline constexpr uint32_t kNoCallNode = UINT32_MAX;
-
 // Which samples count: those with time in `range` on one of `threads` (no value: all).
 struct CallScope
 {
@@ -40,27 +42,7 @@ struct CallScope
     std::optional<std::vector<Tid>> threads;
 };
 
-struct CallFunction
-{
-    StringId name; // the frame's function; empty when unknown
-    StringId module;
-    bool unstacked = false; // the samples taken without a stack
-    int64_t self = 0;
-    int64_t total = 0;
-};
-
-// One node of a tree. The roots are nodes [0, rootCount); a node's children are the nodes
-// [firstChild, firstChild + childCount), so a parent's index is below its children's.
-struct CallNode
-{
-    uint32_t function = 0; // index into CallTrees::functions
-    uint32_t parent = kNoCallNode;
-    uint32_t firstChild = 0;
-    uint32_t childCount = 0;
-    int64_t self = 0;
-    int64_t total = 0;
-};
-
+// A tree laid out whole (the top-down one): each node's children follow one another.
 struct CallTree
 {
     std::vector<CallNode> nodes;
@@ -84,7 +66,7 @@ struct CallTrees
     int64_t samples = 0; // every sample in scope
     std::vector<CallFunction> functions; // the flat table: by self, largest first, then by total
     CallTree topDown;
-    CallTree bottomUp;
+    BottomUpTree bottomUp; // grows as it is read
 
     // A count as a share of the samples in scope, 0..100.
     double percent(int64_t count) const

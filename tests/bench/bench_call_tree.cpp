@@ -1,6 +1,8 @@
 // Call tree figures: computeCallTrees over 10M CPU samples (target <= 0.5 s on one core of a
-// slow VM), for the whole trace, a range and one thread. The samples take STACKS distinct
-// stacks, random walks over a call graph (see below).
+// slow VM), for the whole trace, a range and one thread, which makes the top-down tree, the
+// flat table and the bottom-up roots; then opening the largest bottom-up root three levels
+// deep, as the view fetches callers on expand. The samples take STACKS distinct stacks, random
+// walks over a call graph (see below).
 //
 //   bench_call_tree [SAMPLES] [STACKS]     default 10000000 20000
 #include "bench_support.h"
@@ -57,13 +59,46 @@ int main(int argc, char** argv)
         }
         table.set(figure, format("<= %.2f s", limit), 0,
             atMost(best, limit,
-                format("%.3f s (%s samples, %zu + %zu nodes)", best,
+                format("%.3f s (%s samples, %zu top-down nodes, %u bottom-up roots)", best,
                     shortCount(uint64_t(trees.samples)).c_str(), trees.topDown.nodes.size(),
-                    trees.bottomUp.nodes.size())));
+                    trees.bottomUp.rootCount())));
+    };
+    // The callers of a root (the largest by total, the tree's first, or the one with the most
+    // self samples, the view's first row), their callers and theirs, on fresh trees each run.
+    enum class Root : uint8_t { LargestTotal, LargestSelf };
+    auto measureOpening = [&](const std::string& figure, Root which, double limit) {
+        double best = 1e9;
+        size_t opened = 0;
+        for (int run = 0; run < 3; ++run) {
+            const CallTrees trees = computeCallTrees(trace);
+            const BottomUpTree& tree = trees.bottomUp;
+            const Stopwatch watch;
+            std::vector<uint32_t> level;
+            for (uint32_t root = 0; root < tree.rootCount(); ++root)
+                if (level.empty()
+                    || (which == Root::LargestSelf && tree.node(root).self > tree.node(level[0]).self))
+                    level = {root};
+            for (int depth = 0; depth < 3; ++depth) {
+                std::vector<uint32_t> next;
+                for (const uint32_t node : level) {
+                    tree.children(node);
+                    const CallNode& caller = tree.node(node);
+                    for (uint32_t child = 0; child < caller.childCount; ++child)
+                        next.push_back(caller.firstChild + child);
+                }
+                level = std::move(next);
+            }
+            best = std::min(best, watch.seconds());
+            opened = tree.nodeCount() - tree.rootCount();
+        }
+        table.set(figure, format("<= %.2f s", limit), 0,
+            atMost(best, limit, format("%.3f s (%zu callers made)", best, opened)));
     };
     measure("whole trace", {}, 0.5);
     measure("a quarter of the time", {TimeRange {0, samples * 100'000 / 4}, std::nullopt}, 0.5);
     measure("one thread of eight", {std::nullopt, std::vector<Tid> {Tid(3)}}, 0.5);
+    measureOpening("largest bottom-up root opened 3 deep", Root::LargestTotal, 0.1);
+    measureOpening("hottest bottom-up root opened 3 deep", Root::LargestSelf, 0.1);
     std::printf("%zu stack nodes, %d distinct sampled stacks\n", trace.cpu.stacks.size(), stacks);
     table.print(stdout);
     return 0;

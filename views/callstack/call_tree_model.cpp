@@ -28,6 +28,11 @@ QString moduleText(const Trace& trace, const CallFunction& function)
     return text(moduleName(trace, function));
 }
 
+QString filterText(const Trace& trace, const CallFunction& function)
+{
+    return functionText(trace, function) + QLatin1Char(' ') + moduleText(trace, function);
+}
+
 QString sampleCountText(int64_t count)
 {
     return englishLocale().toString(qlonglong(count));
@@ -48,42 +53,55 @@ void CallTreeModel::setTrees(std::shared_ptr<const Trace> trace, std::shared_ptr
     beginResetModel();
     m_trace = std::move(trace);
     m_trees = m_trace ? std::move(trees) : nullptr;
+    m_fetched.clear();
+    m_markedFilter = QRegularExpression();
+    m_markedStacks.clear();
     endResetModel();
 }
 
-const CallTree* CallTreeModel::tree() const
+const CallTree* CallTreeModel::topDown() const
 {
-    if (!m_trees) return nullptr;
-    return m_kind == CallTreeKind::TopDown ? &m_trees->topDown
-        : m_kind == CallTreeKind::BottomUp ? &m_trees->bottomUp
-                                           : nullptr;
+    return m_trees && m_kind == CallTreeKind::TopDown ? &m_trees->topDown : nullptr;
+}
+
+const BottomUpTree* CallTreeModel::bottomUp() const
+{
+    return m_trees && m_kind == CallTreeKind::BottomUp ? &m_trees->bottomUp : nullptr;
+}
+
+const CallNode& CallTreeModel::nodeAt(const QModelIndex& index) const
+{
+    const auto node = uint32_t(index.internalId());
+    return topDown() ? topDown()->nodes[node] : bottomUp()->node(node);
 }
 
 QModelIndex CallTreeModel::index(int row, int column, const QModelIndex& parent) const
 {
     if (row < 0 || column < 0 || column >= kColumnCount || row >= rowCount(parent)) return {};
-    if (!tree()) return createIndex(row, column, quintptr(row));
-    const uint32_t node
-        = parent.isValid() ? tree()->nodes[parent.internalId()].firstChild + uint32_t(row) : uint32_t(row);
+    const uint32_t node = parent.isValid() ? nodeAt(parent).firstChild + uint32_t(row) : uint32_t(row);
     return createIndex(row, column, quintptr(node));
 }
 
 QModelIndex CallTreeModel::parent(const QModelIndex& child) const
 {
-    const CallTree* t = tree();
-    if (!t || !child.isValid()) return {};
-    const uint32_t parent = t->nodes[child.internalId()].parent;
+    if (!child.isValid() || (!topDown() && !bottomUp())) return {};
+    const uint32_t parent = nodeAt(child).parent;
     if (parent == kNoCallNode) return {};
-    return createIndex(int(t->row(parent)), 0, quintptr(parent));
+    const uint32_t row = topDown() ? topDown()->row(parent) : bottomUp()->row(parent);
+    return createIndex(int(row), 0, quintptr(parent));
 }
 
 int CallTreeModel::rowCount(const QModelIndex& parent) const
 {
     if (!m_trees) return 0;
-    const CallTree* t = tree();
-    if (!parent.isValid()) return int(t ? t->rootCount : m_trees->functions.size());
-    if (!t || parent.column() != 0) return 0;
-    return int(t->nodes[parent.internalId()].childCount);
+    if (!parent.isValid()) {
+        return int(topDown() ? topDown()->rootCount
+                : bottomUp() ? bottomUp()->rootCount()
+                             : m_trees->functions.size());
+    }
+    if (parent.column() != 0) return 0;
+    if (topDown()) return int(nodeAt(parent).childCount);
+    return bottomUp() && fetched(uint32_t(parent.internalId())) ? int(nodeAt(parent).childCount) : 0;
 }
 
 int CallTreeModel::columnCount(const QModelIndex&) const
@@ -91,10 +109,49 @@ int CallTreeModel::columnCount(const QModelIndex&) const
     return kColumnCount;
 }
 
+bool CallTreeModel::hasChildren(const QModelIndex& parent) const
+{
+    if (!bottomUp() || !parent.isValid()) return QAbstractItemModel::hasChildren(parent);
+    return parent.column() == 0 && bottomUp()->hasChildren(uint32_t(parent.internalId()));
+}
+
+bool CallTreeModel::canFetchMore(const QModelIndex& parent) const
+{
+    return hasChildren(parent) && bottomUp() && parent.isValid() && !fetched(uint32_t(parent.internalId()));
+}
+
+void CallTreeModel::fetchMore(const QModelIndex& parent)
+{
+    if (!canFetchMore(parent)) return;
+    const auto node = uint32_t(parent.internalId());
+    const size_t children = bottomUp()->children(node).size();
+    m_fetched.resize(bottomUp()->nodeCount(), false);
+    if (children == 0) {
+        m_fetched[node] = true;
+        return;
+    }
+    beginInsertRows(parent, 0, int(children) - 1);
+    m_fetched[node] = true;
+    endInsertRows();
+}
+
+bool CallTreeModel::callersMatch(const QModelIndex& index, const QRegularExpression& filter) const
+{
+    if (!bottomUp() || !index.isValid()) return false;
+    if (m_markedStacks.empty() || m_markedFilter != filter) {
+        std::vector<char> functions(m_trees->functions.size());
+        for (size_t f = 0; f < functions.size(); ++f)
+            functions[f] = filter.match(filterText(*m_trace, m_trees->functions[f])).hasMatch();
+        m_markedStacks = bottomUp()->markStacks(functions);
+        m_markedFilter = filter;
+    }
+    return bottomUp()->callersHold(uint32_t(index.internalId()), m_markedStacks);
+}
+
 CallTreeModel::Row CallTreeModel::rowAt(const QModelIndex& index) const
 {
-    if (const CallTree* t = tree()) {
-        const CallNode& node = t->nodes[index.internalId()];
+    if (topDown() || bottomUp()) {
+        const CallNode& node = nodeAt(index);
         return {node.function, node.self, node.total};
     }
     const CallFunction& function = m_trees->functions[index.internalId()];
@@ -134,7 +191,7 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const
     case Qt::TextAlignmentRole:
         return column >= SelfColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
     case FilterRole:
-        return QString(functionText(*m_trace, function) + QLatin1Char(' ') + moduleText(*m_trace, function));
+        return filterText(*m_trace, function);
     case FunctionRole:
         return row.function;
     default:
@@ -171,6 +228,14 @@ CallTreeProxy::CallTreeProxy(QObject* parent)
     setFilterCaseSensitivity(Qt::CaseInsensitive);
     setRecursiveFilteringEnabled(true);
     setSortCaseSensitivity(Qt::CaseInsensitive);
+}
+
+bool CallTreeProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
+{
+    if (QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent)) return true;
+    // Recursive filtering sees the fetched rows only; the model answers for the callers not fetched.
+    const auto* model = qobject_cast<const CallTreeModel*>(sourceModel());
+    return model && model->callersMatch(model->index(sourceRow, 0, sourceParent), filterRegularExpression());
 }
 
 } // namespace sightline::views

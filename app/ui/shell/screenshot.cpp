@@ -4,6 +4,7 @@
 #include "app/ui/shell/report_loader.h"
 #include "app/ui/shell/report_tab.h"
 #include "app/ui/shell/status_summary.h"
+#include "views/callstack/call_stack_view.h"
 #include "views/events/events_table_model.h"
 #include "views/events/events_view.h"
 #include "views/expert/expert_view.h"
@@ -14,6 +15,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QPainter>
+#include <QTreeView>
 #include <cstdio>
 #include <functional>
 
@@ -115,6 +117,28 @@ bool showExpert(ReportTab& tab, const std::optional<TimeRange>& range)
     return waitWhile([&] { return events.isBusy(); }, kViewWorkLimitMs);
 }
 
+// The Call Stacks pane under the timeline: the bottom-up tree of the samples (in the range, when
+// there is one) with its first row, the hottest leaf function, opened along its hottest callers.
+bool showCallStacks(ReportTab& tab, const std::optional<TimeRange>& range)
+{
+    constexpr int kOpenedCallers = 3;
+    if (range) tab.timeline()->setSelection(*range);
+    tab.setCallStacksPaneShown(true);
+    views::CallStackView* callStacks = tab.callStacks();
+    if (!callStacks) return true; // no CPU samples: the timeline alone
+    if (!waitWhile([&] { return callStacks->isBusy() || !callStacks->trees(); }, kViewWorkLimitMs))
+        return false;
+    QTreeView* bottomUp = callStacks->treeView(views::CallStackView::Tab::BottomUp);
+    QAbstractItemModel* model = bottomUp->model();
+    QModelIndex row = model->index(0, 0);
+    for (int depth = 0; depth < kOpenedCallers && model->hasChildren(row); ++depth) {
+        if (model->canFetchMore(row)) model->fetchMore(row);
+        bottomUp->expand(row);
+        row = model->index(0, 0, row);
+    }
+    return true;
+}
+
 } // namespace
 
 QImage renderWidget(QWidget& widget)
@@ -158,6 +182,7 @@ int runScreenshot(const ScreenshotOptions& options)
     const bool ready = options.view == ScreenshotView::Events ? showLongestGpuWork(*tab, options.range)
         : options.view == ScreenshotView::Summary             ? showSummary(*tab, options.range)
         : options.view == ScreenshotView::Expert              ? showExpert(*tab, options.range)
+        : options.view == ScreenshotView::CallStacks          ? showCallStacks(*tab, options.range)
                                                               : true;
     if (!ready)
         return fail(QStringLiteral("The view of '%1' was still computing after %2 minutes; try a smaller "

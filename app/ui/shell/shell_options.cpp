@@ -48,6 +48,7 @@ std::optional<ScreenshotView> parseScreenshotView(const QString& name)
     if (name == QLatin1String("events")) return ScreenshotView::Events;
     if (name == QLatin1String("summary")) return ScreenshotView::Summary;
     if (name == QLatin1String("expert")) return ScreenshotView::Expert;
+    if (name == QLatin1String("callstacks")) return ScreenshotView::CallStacks;
     return std::nullopt;
 }
 
@@ -108,9 +109,9 @@ Status readScreenshotOptions(const QCommandLineParser& parser, const QCommandLin
     if (parser.isSet(view)) {
         const auto parsed = parseScreenshotView(parser.value(view));
         if (!parsed)
-            return failure(
-                QStringLiteral("The view '%1' is unknown; choose timeline, events, summary or expert.")
-                    .arg(parser.value(view)));
+            return failure(QStringLiteral(
+                "The view '%1' is unknown; choose timeline, events, callstacks, summary or expert.")
+                               .arg(parser.value(view)));
         shot.view = *parsed;
     }
     options.screenshot = shot;
@@ -138,9 +139,10 @@ Result<ShellOptions> parseShellOptions(const QStringList& arguments)
     const QCommandLineOption view(QStringLiteral("view"),
         QStringLiteral("The view shown by --screenshot: timeline (default), events (the Events View "
                        "under the timeline: kernels and memory operations, longest first), summary "
-                       "(the Analysis Summary; with --range, its statistics cover that range) or expert "
+                       "(the Analysis Summary; with --range, its statistics cover that range), expert "
                        "(the Expert view with its first finding chosen; with --range, it analyses that "
-                       "range)."),
+                       "range) or callstacks (the Call Stacks pane under the timeline, the hottest leaf "
+                       "function's callers opened; with --range, the samples in that range)."),
         QStringLiteral("NAME"));
     parser.addOptions({help, version, screenshot, size, range, view});
     addQtOptions(parser);

@@ -14,10 +14,11 @@
 namespace sightline::ui {
 
 // What --screenshot shows: the timeline; the timeline with the Events View listing every
-// kernel and memory operation, longest first; the Analysis Summary; or the Expert pane under
+// kernel and memory operation, longest first; the Analysis Summary; the Expert pane under
 // the timeline with its first finding chosen (the timeline zoomed to its evidence, the Events
-// View listing it).
-enum class ScreenshotView : uint8_t { Timeline, Events, Summary, Expert };
+// View listing it); or the Call Stacks pane under the timeline, its hottest leaf function's
+// callers opened.
+enum class ScreenshotView : uint8_t { Timeline, Events, Summary, Expert, CallStacks };
 
 struct ScreenshotOptions
 {

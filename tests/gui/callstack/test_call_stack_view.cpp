@@ -79,9 +79,6 @@ TEST_CASE("the bottom-up table opens on the hottest leaf function")
     ShownView s;
     CHECK(s.view.tabs()->tabText(0) == QStringLiteral("Bottom-Up"));
     CHECK(s.view.tabs()->tabText(3) == QStringLiteral("Flame Graph"));
-    for (Tab tab : {Tab::BottomUp, Tab::TopDown, Tab::Flat})
-        QAbstractItemModelTester tester(
-            s.view.treeView(tab)->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
 
     CHECK(s.cell(Tab::BottomUp, 0, CallTreeModel::FunctionColumn) == QStringLiteral("hot_a"));
     CHECK(s.cell(Tab::BottomUp, 0, CallTreeModel::ModuleColumn) == QStringLiteral("libhot.so"));
@@ -90,10 +87,25 @@ TEST_CASE("the bottom-up table opens on the hottest leaf function")
     CHECK(s.cell(Tab::BottomUp, 0, CallTreeModel::TotalPercentColumn) == QStringLiteral("80.0 %"));
     CHECK(s.cell(Tab::BottomUp, 1, CallTreeModel::FunctionColumn) == QStringLiteral("hot_b"));
     CHECK(s.cell(Tab::BottomUp, 1, CallTreeModel::SelfPercentColumn) == QStringLiteral("30.0 %"));
-    // hot_a's callers: rec (400 samples) before run (300).
-    const QModelIndex hotA = s.view.treeView(Tab::BottomUp)->model()->index(0, 0);
+    // hot_a's callers come when its row is expanded: rec (400 samples) before run (300).
+    QTreeView* bottomUp = s.view.treeView(Tab::BottomUp);
+    const QModelIndex hotA = bottomUp->model()->index(0, 0);
+    CHECK(bottomUp->model()->hasChildren(hotA));
+    CHECK(bottomUp->model()->rowCount(hotA) == 0);
+    bottomUp->expand(hotA);
+    REQUIRE(QTest::qWaitFor([&] { return bottomUp->model()->rowCount(hotA) > 0; }, 5000));
     CHECK(s.column(Tab::BottomUp, CallTreeModel::FunctionColumn, hotA)
         == QStringList {QStringLiteral("rec"), QStringLiteral("run")});
+    const QModelIndex run = bottomUp->model()->index(1, 0, hotA);
+    CHECK(bottomUp->model()->hasChildren(run));
+    CHECK(bottomUp->model()->canFetchMore(run));
+    // The models pass Qt's checks, which fetch every node of the bottom-up tree.
+    for (Tab tab : {Tab::BottomUp, Tab::TopDown, Tab::Flat})
+        QAbstractItemModelTester tester(
+            s.view.treeView(tab)->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    CHECK(
+        s.column(Tab::BottomUp, CallTreeModel::FunctionColumn, run) == QStringList {QStringLiteral("main")});
+    CHECK(s.column(Tab::BottomUp, CallTreeModel::SelfColumn, run) == QStringList {QStringLiteral("300")});
 
     // The top-down tree is opened along its hottest path: main > run > rec > rec > hot_a.
     QTreeView* topDown = s.view.treeView(Tab::TopDown);
@@ -148,8 +160,18 @@ TEST_CASE("the filter keeps functions and modules that match, with their callers
     s.view.filterEdit()->clear();
     QTest::keyClicks(s.view.filterEdit(), QStringLiteral("rec"));
     CHECK(s.column(Tab::Flat, CallTreeModel::FunctionColumn) == QStringList {QStringLiteral("rec")});
-    // rec is never a leaf: it shows as a caller of hot_a.
+    // rec is never a leaf: it shows as a caller of hot_a, found before hot_a's callers are fetched.
+    QAbstractItemModel* bottomUp = s.view.treeView(Tab::BottomUp)->model();
     CHECK(s.column(Tab::BottomUp, CallTreeModel::FunctionColumn) == QStringList {QStringLiteral("hot_a")});
+    const QModelIndex hotA = bottomUp->index(0, 0);
+    REQUIRE(bottomUp->canFetchMore(hotA));
+    bottomUp->fetchMore(hotA);
+    CHECK(
+        s.column(Tab::BottomUp, CallTreeModel::FunctionColumn, hotA) == QStringList {QStringLiteral("rec")});
+    // A name among the callers of no leaf leaves the table empty.
+    s.view.filterEdit()->clear();
+    QTest::keyClicks(s.view.filterEdit(), QStringLiteral("no_such_function"));
+    CHECK(bottomUp->rowCount() == 0);
 
     s.view.filterEdit()->clear();
     CHECK(s.view.treeView(Tab::Flat)->model()->rowCount() == 5);

@@ -34,6 +34,22 @@ const CallNode* findPath(const Trace& trace, const CallTrees& trees, const CallT
     return found;
 }
 
+// The same in the bottom-up tree, opening the nodes on the way.
+const CallNode* findPath(const Trace& trace, const CallTrees& trees, const BottomUpTree& tree,
+    std::initializer_list<std::string_view> path)
+{
+    uint32_t found = kNoCallNode;
+    for (std::string_view name : path) {
+        const std::span<const CallNode> level = found == kNoCallNode ? tree.roots() : tree.children(found);
+        const uint32_t first = found == kNoCallNode ? 0 : tree.node(found).firstChild;
+        found = kNoCallNode;
+        for (uint32_t i = 0; i < level.size(); ++i)
+            if (functionName(trace, trees.functions[level[i].function]) == name) found = first + i;
+        if (found == kNoCallNode) return nullptr;
+    }
+    return &tree.node(found);
+}
+
 std::vector<std::string> namesOf(const Trace& trace, const CallTrees& trees, std::span<const CallNode> nodes)
 {
     std::vector<std::string> names;
@@ -130,11 +146,11 @@ TEST_CASE("the bottom-up tree starts at leaf functions and counts caller chains 
 {
     const Trace trace = cpuSampleTrace();
     const CallTrees trees = computeCallTrees(trace);
-    const CallTree& tree = trees.bottomUp;
+    const BottomUpTree& tree = trees.bottomUp;
     CHECK(namesOf(trace, trees, tree.roots()) == std::vector<std::string> {"hot_a", "hot_b"});
     // A root's numbers are its function's: 70% self, 80% total (the worker's sample passes through it).
     CHECK(numbersOf(findPath(trace, trees, tree, {"hot_a"})) == Numbers {7, 8});
-    CHECK(namesOf(trace, trees, tree.children(tree.roots()[0])) == std::vector<std::string> {"rec", "run"});
+    CHECK(namesOf(trace, trees, tree.children(0)) == std::vector<std::string> {"rec", "run"});
     CHECK(numbersOf(findPath(trace, trees, tree, {"hot_a", "rec"})) == Numbers {4, 4});
     CHECK(numbersOf(findPath(trace, trees, tree, {"hot_a", "rec", "rec", "run", "main"})) == Numbers {4, 4});
     CHECK(numbersOf(findPath(trace, trees, tree, {"hot_a", "run"})) == Numbers {3, 3});
@@ -160,7 +176,7 @@ TEST_CASE("a recursive leaf counts once per sample in every tree")
     CHECK(numbersOf(findFunction(trace, trees, "f")) == Numbers {3, 3});
     CHECK(numbersOf(findPath(trace, trees, trees.topDown, {"main", "f"})) == Numbers {1, 3});
     CHECK(numbersOf(findPath(trace, trees, trees.topDown, {"main", "f", "f", "f"})) == Numbers {2, 2});
-    const CallTree& up = trees.bottomUp;
+    const BottomUpTree& up = trees.bottomUp;
     CHECK(numbersOf(findPath(trace, trees, up, {"f"})) == Numbers {3, 3});
     CHECK(numbersOf(findPath(trace, trees, up, {"f", "f"})) == Numbers {2, 2});
     CHECK(numbersOf(findPath(trace, trees, up, {"f", "f", "f", "main"})) == Numbers {2, 2});
@@ -244,5 +260,5 @@ TEST_CASE("a cancelled computation stops with empty trees")
     const CallTrees trees = computeCallTrees(trace, {}, &cancel);
     CHECK(trees.functions.empty());
     CHECK(trees.topDown.nodes.empty());
-    CHECK(trees.bottomUp.nodes.empty());
+    CHECK(trees.bottomUp.rootCount() == 0);
 }

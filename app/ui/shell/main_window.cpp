@@ -318,6 +318,9 @@ void MainWindow::onCurrentChanged()
     m_status->setTimeline(tab ? tab->timeline() : nullptr);
     m_closeAction->setEnabled(tab != nullptr);
     m_reloadAction->setEnabled(tab != nullptr);
+    // A tab chosen (or loaded in front) hands the keys to its timeline, as a report opening does.
+    if (tab && tab->timeline() && tab->currentView() == ReportView::Timeline && isVisible())
+        tab->timeline()->setFocus(Qt::TabFocusReason);
 }
 
 void MainWindow::onReportLoaded(ReportTab* tab, double seconds)

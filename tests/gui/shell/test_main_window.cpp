@@ -236,6 +236,16 @@ TEST_CASE("a report that opens gives the timeline the keyboard focus: its keys w
     REQUIRE(waitLoaded(behind));
     CHECK(window.currentReport() == front);
     CHECK(front->timeline()->canvas()->hasFocus());
+
+    // Choosing the tab loaded behind gives its timeline the keys.
+    auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("reportTabs"));
+    REQUIRE(tabs);
+    tabs->setCurrentIndex(tabs->indexOf(behind));
+    CHECK(window.currentReport() == behind);
+    REQUIRE(waitUntil([behind] { return behind->timeline()->canvas()->hasFocus(); }, 2000));
+    const TimeRange behindWhole = behind->timeline()->visibleRange();
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_W);
+    CHECK(behind->timeline()->visibleRange().duration() < behindWhole.duration());
 }
 
 TEST_CASE("dropping report files on the window opens each in its own tab")

@@ -116,10 +116,15 @@ std::vector<StatsTable> computeTables(
 }
 
 // What the reports asked for read, so that only that is decoded: a report keeps each kind of
-// event, the counters and the CPU profile in batches of their own.
-DecodeSelection selectionFor(const std::vector<ReportRequest>& requests)
+// event, the counters and the CPU profile in batches of their own, and says where each batch
+// starts. Every report counts events by their start (the stats rule), so with a range only the
+// batches reaching into it are needed; the NVTX projection follows work launched inside a range
+// wherever it ran, and reads everything.
+DecodeSelection selectionFor(
+    const std::vector<ReportRequest>& requests, bool allReports, std::optional<TimeRange> range)
 {
-    DecodeSelection select = DecodeSelection::nothing();
+    DecodeSelection select = allReports ? DecodeSelection {} : DecodeSelection::nothing();
+    select.startsIn = range;
     const auto add = [&](TrackKind kind) { select.trackKinds |= 1u << unsigned(kind); };
     for (const ReportRequest& request : requests) {
         if (request.id) {
@@ -128,7 +133,7 @@ DecodeSelection selectionFor(const std::vector<ReportRequest>& requests)
             else
                 select.cpu = true;
         } else if (request.tableName == kNvtxGpuProjectionSum) {
-            return {}; // NVTX ranges projected through API calls onto GPU work: nearly everything
+            return {};
         } else {
             select.counters = true;
             if (request.tableName == "gpu_metrics_kern_sum") add(TrackKind::Kernels);
@@ -191,7 +196,7 @@ int runStats(const std::vector<std::string>& arguments)
 
     // Without --report every report is printed, the counter ones too when there are counters.
     const std::optional<Trace> trace
-        = openTraceOrReport(files.front(), reportOption ? selectionFor(requests) : DecodeSelection {});
+        = openTraceOrReport(files.front(), selectionFor(requests, !reportOption, range));
     if (!trace) return 1;
 
     if (!reportOption && !trace->counterSeries.empty())

@@ -55,7 +55,13 @@ Status EventBatchDecoder::decode(const rep::EventBatch& b, uint64_t offset)
     if (b.lane() >= track.laneCount())
         return damaged(offset, "an event batch names a lane that does not exist");
     const IndexRange lane = track.lane(b.lane());
-    const uint64_t first = b.first_index(), count = b.count();
+    const uint64_t count = b.count();
+    uint64_t first = b.first_index();
+    if (!m_storedBegin.empty()) { // the lane holds a run of its stored events from storedBegin on
+        const uint32_t storedBegin = m_storedBegin[slot][b.lane()];
+        if (first < storedBegin) return damaged(offset, "an event batch lies outside its lane");
+        first = first - storedBegin + lane.begin;
+    }
     if (first < lane.begin || first + count > lane.end)
         return damaged(offset, "an event batch lies outside its lane");
     const TrackKind kind = track.key.kind;

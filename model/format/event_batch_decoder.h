@@ -24,6 +24,12 @@ public:
     // When the Trace holds only some of the stored tracks: slots[stored track] is its index in
     // the Trace, or rep::kUnknownTrack for a track left out, whose batches are then skipped.
     void setTrackSlots(std::vector<uint32_t> slots) { m_slots = std::move(slots); }
+    // When lanes hold a run of their stored events only: storedBegin[track][lane] is the stored
+    // index of the lane's first event in the Trace (track as in the Trace).
+    void setLaneStarts(std::vector<std::vector<uint32_t>> storedBegin)
+    {
+        m_storedBegin = std::move(storedBegin);
+    }
     // Decodes one batch. Thread-safe for distinct batches.
     Status decode(const rep::EventBatch& batch, uint64_t frameOffset);
 
@@ -40,6 +46,7 @@ private:
     std::string m_path;
     std::vector<std::unique_ptr<std::atomic<uint32_t>[]>> m_received; // per track, per lane
     std::vector<uint32_t> m_slots; // empty: every stored track is in the Trace, in order
+    std::vector<std::vector<uint32_t>> m_storedBegin; // empty: lanes hold all their events
 };
 
 } // namespace sightline

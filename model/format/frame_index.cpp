@@ -49,8 +49,17 @@ bool readFooter(std::span<const unsigned char> file, FrameIndex& index)
         if (entry.offset() < kPreambleSize || !headerFits(file, entry.offset(), footerOffset)) return false;
         const FrameHeader fh = decodeFrameHeader(file.data() + entry.offset());
         if (uint32_t(fh.kind) != entry.kind() || !fits(file, entry.offset(), fh)) return false;
-        index.frames.push_back(
-            {entry.offset(), fh, fh.kind == ChunkKind::Events ? entry.track() : kUnknownTrack});
+        FrameRef frame {entry.offset(), fh};
+        if (fh.kind == ChunkKind::Events) {
+            frame.track = entry.track();
+            frame.lane = entry.lane();
+            frame.firstIndex = entry.first_index();
+            frame.count = entry.count();
+            // 0 and 0 is what a footer without the fields reads as: unknown, the batch is read.
+            if (index.formatMinor >= 1 && entry.last_start() > 0 && entry.first_start() <= entry.last_start())
+                frame.starts = TimeRange {entry.first_start(), entry.last_start()};
+        }
+        index.frames.push_back(frame);
     }
     index.validBytes = file.size();
     return true;

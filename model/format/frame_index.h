@@ -3,8 +3,10 @@
 #pragma once
 
 #include "model/common/result.h"
+#include "model/core/time.h"
 #include "model/format/container.h"
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -17,9 +19,11 @@ struct FrameRef
 {
     uint64_t offset = 0; // of the frame header
     FrameHeader header;
-    // An event batch's track as the footer lists it (kUnknownTrack without a footer), so a
-    // reader can skip the batches of tracks it does not need without decompressing them.
+    // An event batch as the footer lists it (track kUnknownTrack without a footer), so a reader
+    // can skip the batches of tracks or times it does not need without decompressing them.
     uint32_t track = kUnknownTrack;
+    uint32_t lane = 0, firstIndex = 0, count = 0;
+    std::optional<TimeRange> starts; // of its first and last events (a 1.1 footer)
 };
 
 struct FrameIndex

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace sightline {
@@ -26,17 +27,23 @@ Status writeReport(const Trace& trace, const std::string& path, const WriteOptio
 
 // What a reader decodes. Tracks of kinds left out are not in the Trace at all (their batches
 // are skipped unread, found through the footer); counters and the CPU profile left out stay
-// empty. The Trace's span is still the whole report's (format 1.1 stores it). Commands that
-// read one kind (stats) decode only it.
+// empty. With `startsIn`, each lane keeps only the run of its batches whose starts reach into
+// that range (a 1.1 footer says where each batch starts), so every event starting in it is
+// there, with neighbours; the stats rule needs no more. The Trace's span is still the whole
+// report's (format 1.1 stores it). Commands that read one kind (stats) decode only it.
 struct DecodeSelection
 {
     uint32_t trackKinds = (1u << kTrackKindCount) - 1; // bit per TrackKind
     bool counters = true;
     bool cpu = true;
+    std::optional<TimeRange> startsIn;
 
     bool wants(TrackKind kind) const { return (trackKinds >> unsigned(kind)) & 1u; }
-    bool everything() const { return trackKinds == (1u << kTrackKindCount) - 1 && counters && cpu; }
-    static DecodeSelection nothing() { return {0, false, false}; }
+    bool everything() const
+    {
+        return trackKinds == (1u << kTrackKindCount) - 1 && counters && cpu && !startsIn;
+    }
+    static DecodeSelection nothing() { return {0, false, false, {}}; }
 };
 
 struct ReadOptions

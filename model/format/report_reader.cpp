@@ -129,6 +129,63 @@ std::vector<uint32_t> keepSelectedTracks(Trace& trace, const DecodeSelection& se
     return slots;
 }
 
+// The run of stored events a lane keeps when only events starting in a range are wanted.
+struct KeptRun
+{
+    uint64_t begin = UINT64_MAX, end = 0; // stored indexes; empty when begin >= end
+};
+
+// Per track of the Trace (after keepSelectedTracks) and lane: the run of batches whose starts
+// reach into `range`, by the footer (a batch it gives no starts for counts as reaching). Fails
+// on a footer batch outside its lane.
+Result<std::vector<std::vector<KeptRun>>> runsStartingIn(const Trace& trace, const rep::FrameIndex& index,
+    const std::vector<uint32_t>& slots, TimeRange range, const std::string& path)
+{
+    using Runs = std::vector<std::vector<KeptRun>>;
+    Runs runs(trace.tracks.size());
+    for (size_t t = 0; t < trace.tracks.size(); ++t)
+        runs[t].resize(trace.tracks[t].laneCount());
+    for (const rep::FrameRef& frame : index.frames) {
+        if (frame.header.kind != ChunkKind::Events || frame.track == rep::kUnknownTrack) continue;
+        const uint32_t slot = slots.empty() ? frame.track
+            : frame.track < slots.size()    ? slots[frame.track]
+                                            : rep::kUnknownTrack;
+        if (slot >= trace.tracks.size()) continue;
+        const Track& track = trace.tracks[slot];
+        const uint64_t first = frame.firstIndex, end = first + frame.count;
+        if (frame.lane >= track.laneCount() || first < track.lane(frame.lane).begin
+            || end > track.lane(frame.lane).end)
+            return Result<Runs>::failure(
+                rep::damagedReport(path, frame.offset, "its index places an event batch outside its lane"));
+        const bool reaches
+            = !frame.starts || (frame.starts->end >= range.start && frame.starts->start < range.end);
+        if (!reaches) continue;
+        KeptRun& run = runs[slot][frame.lane];
+        run.begin = std::min(run.begin, first);
+        run.end = std::max(run.end, end);
+    }
+    return runs;
+}
+
+// Trims each lane to its kept run; returns, per track and lane, the stored index of the lane's
+// first kept event (what EventBatchDecoder::setLaneStarts takes).
+std::vector<std::vector<uint32_t>> trimToRuns(Trace& trace, const std::vector<std::vector<KeptRun>>& runs)
+{
+    std::vector<std::vector<uint32_t>> storedBegin(trace.tracks.size());
+    for (size_t t = 0; t < trace.tracks.size(); ++t) {
+        Track& track = trace.tracks[t];
+        std::vector<uint32_t> laneBegin {0};
+        for (uint32_t l = 0; l < track.laneCount(); ++l) {
+            const KeptRun& run = runs[t][l];
+            const bool kept = run.begin < run.end;
+            storedBegin[t].push_back(kept ? uint32_t(run.begin) : track.lane(l).begin);
+            laneBegin.push_back(laneBegin.back() + (kept ? uint32_t(run.end - run.begin) : 0));
+        }
+        track.laneBegin = std::move(laneBegin);
+    }
+    return storedBegin;
+}
+
 // After a cut: keep, per lane, the events that arrived (each lane's batches form a prefix).
 size_t keepReceivedPrefixes(Trace& trace, const std::vector<std::vector<uint32_t>>& received)
 {
@@ -256,10 +313,27 @@ Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& op
         slots = keepSelectedTracks(trace, select);
         decoder.setTrackSlots(slots);
     }
+    // With a start range and a footer, each lane keeps the run of batches reaching into it.
+    std::optional<std::vector<std::vector<KeptRun>>> runs;
+    if (select.startsIn && index.complete) {
+        Result<std::vector<std::vector<KeptRun>>> found
+            = runsStartingIn(trace, index, slots, *select.startsIn, path);
+        if (!found) return Result<Trace>::failure(found.error());
+        runs = std::move(found.value());
+        decoder.setLaneStarts(trimToRuns(trace, *runs));
+    }
     decoder.allocate();
-    // The footer names each batch's track: batches of tracks left out are not even decompressed.
+    // The footer names each batch's track and place: batches of tracks left out, and outside a
+    // lane's kept run, are not even decompressed.
     const auto leftOut = [&](const rep::FrameRef& frame) {
-        return frame.track < slots.size() && slots[frame.track] == rep::kUnknownTrack;
+        if (frame.track == rep::kUnknownTrack) return false;
+        const uint32_t slot = slots.empty() ? frame.track
+            : frame.track < slots.size()    ? slots[frame.track]
+                                            : rep::kUnknownTrack;
+        if (slot == rep::kUnknownTrack) return !slots.empty();
+        if (!runs || slot >= runs->size() || frame.lane >= (*runs)[slot].size()) return false;
+        const KeptRun& run = (*runs)[slot][frame.lane];
+        return !(frame.firstIndex >= run.begin && uint64_t(frame.firstIndex) + frame.count <= run.end);
     };
     std::vector<const rep::FrameRef*> batches;
     uint64_t batchBytes = 0;

@@ -26,6 +26,7 @@ using rep::ChunkKind;
 struct BatchSpec
 {
     uint32_t track, lane, first, count;
+    Timestamp firstStart, lastStart; // of its first and last events
 };
 
 void encodeBatch(const Track& track, const BatchSpec& spec, rep::EventBatch& out)
@@ -88,6 +89,8 @@ public:
             entry->set_lane(batch->lane);
             entry->set_first_index(batch->first);
             entry->set_count(batch->count);
+            entry->set_first_start(batch->firstStart);
+            entry->set_last_start(batch->lastStart);
         }
         writeRaw(frame);
     }
@@ -112,8 +115,11 @@ std::vector<BatchSpec> planBatches(const Trace& trace, uint32_t eventsPerChunk)
         const Track& track = trace.tracks[t];
         for (uint32_t l = 0; l < track.laneCount(); ++l) {
             const IndexRange lane = track.lane(l);
-            for (uint32_t first = lane.begin; first < lane.end; first += eventsPerChunk)
-                batches.push_back({t, l, first, std::min(eventsPerChunk, lane.end - first)});
+            for (uint32_t first = lane.begin; first < lane.end; first += eventsPerChunk) {
+                const uint32_t count = std::min(eventsPerChunk, lane.end - first);
+                batches.push_back(
+                    {t, l, first, count, track.events.start[first], track.events.start[first + count - 1]});
+            }
         }
     }
     return batches;

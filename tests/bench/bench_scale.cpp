@@ -153,8 +153,10 @@ void printRows(const std::vector<Row>& rows, double reference)
             std::printf("| %-58s | %10s | %9s | %10s |\n", row.what.c_str(), "failed", "", "");
             continue;
         }
-        std::printf("| %-58s | %8.3f s | %7.0f MB | %9.2fx |\n", row.what.c_str(), row.run.wallSeconds,
-            double(row.run.peakBytes) / 1e6, reference / row.run.wallSeconds);
+        // Without a reference (the first row failed, e.g. no sqlite3 installed) there is no ratio.
+        const std::string ratio = reference > 0 ? format("%9.2fx", reference / row.run.wallSeconds) : "-";
+        std::printf("| %-58s | %8.3f s | %7.0f MB | %10s |\n", row.what.c_str(), row.run.wallSeconds,
+            double(row.run.peakBytes) / 1e6, ratio.c_str());
     }
 }
 

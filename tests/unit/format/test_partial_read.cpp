@@ -9,6 +9,7 @@
 #include "model/format/frame_index.h"
 #include "model/format/report_io.h"
 #include "model/format/report_outline.h"
+#include "model/index/lane_query.h"
 
 #include <catch2/catch.hpp>
 
@@ -16,11 +17,11 @@ using namespace sightline;
 
 namespace {
 
-std::string writeTestReport(const std::filesystem::path& dir, Trace trace)
+std::string writeTestReport(const std::filesystem::path& dir, Trace trace, uint32_t eventsPerChunk = 500)
 {
     const std::string path = (dir / "report.rep").string();
     WriteOptions options;
-    options.eventsPerChunk = 500;
+    options.eventsPerChunk = eventsPerChunk;
     REQUIRE(writeReport(trace, path, options).ok());
     return path;
 }
@@ -193,4 +194,73 @@ TEST_CASE("a 1.1 report cut short outlines what its track list claims and says s
     REQUIRE(outline.value().has_value());
     CHECK(!outline.value()->complete);
     CHECK(outline.value()->eventCount() == test::randomTrace({}).eventCount());
+}
+
+TEST_CASE("a read of the events starting in a range keeps every one of them and skips batches outside it")
+{
+    const auto dir = test::scratchDir("partial-5");
+    const std::string path = writeTestReport(dir, test::randomTrace({.eventsPerTrack = 20000}), 32);
+    const Result<Trace> full = readReport(path);
+    REQUIRE(full);
+    // From the start of the 40% point to that of the 50% point of the busiest kernel lane.
+    const Track* kernels = nullptr;
+    for (const Track& track : full->tracks)
+        if (track.key.kind == TrackKind::Kernels && (!kernels || track.size() > kernels->size()))
+            kernels = &track;
+    REQUIRE(kernels);
+    const IndexRange lane0 = kernels->lane(0);
+    const TimeRange range {kernels->events.start[lane0.begin + lane0.size() * 2 / 5],
+        kernels->events.start[lane0.begin + lane0.size() / 2]};
+    ReadOptions options;
+    options.select = only(TrackKind::Kernels);
+    options.select.startsIn = range;
+    const Result<Trace> part = readReport(path, options);
+    REQUIRE(part);
+    CHECK(part->span == full->span);
+    size_t kept = 0, inRange = 0;
+    size_t t = 0;
+    for (const Track& track : full->tracks) {
+        if (track.key.kind != TrackKind::Kernels) continue;
+        const Track& mine = part->tracks[t];
+        REQUIRE(mine.key == track.key);
+        for (uint32_t l = 0; l < track.laneCount(); ++l) {
+            const IndexRange want = laneStartingIn(track, l, range);
+            const IndexRange got = laneStartingIn(mine, l, range);
+            REQUIRE(got.size() == want.size());
+            for (uint32_t k = 0; k < want.size(); ++k) {
+                CHECK(mine.events.start[got.begin + k] == track.events.start[want.begin + k]);
+                CHECK(mine.events.end[got.begin + k] == track.events.end[want.begin + k]);
+                CHECK(mine.events.name[got.begin + k] == track.events.name[want.begin + k]);
+                CHECK(mine.events.detail[got.begin + k] == track.events.detail[want.begin + k]);
+            }
+            inRange += want.size();
+        }
+        kept += mine.size();
+        ++t;
+    }
+    CHECK(t == part->tracks.size());
+    CHECK(inRange > 0);
+    // Batches of 32 events: what is kept is the range's events and at most a batch on each side
+    // per lane, far from the whole.
+    CHECK(kept < full->eventCount(TrackKind::Kernels) / 2);
+    CHECK(kept >= inRange);
+
+    // A damaged batch outside the range is never read.
+    std::string bytes = test::readFileBytes(path);
+    const auto file = std::span(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+    const Result<rep::FrameIndex> index = rep::indexFrames(file, path);
+    REQUIRE(index);
+    const rep::FrameRef* early = nullptr;
+    for (const rep::FrameRef& frame : index->frames)
+        if (frame.header.kind == rep::ChunkKind::Events && frame.starts && frame.starts->end < range.start
+            && full->tracks[frame.track].key.kind == TrackKind::Kernels)
+            early = &frame;
+    REQUIRE(early);
+    bytes[early->offset + rep::kFrameHeaderSize + early->header.compressedSize / 2] ^= 0x5a;
+    const std::string damaged = (dir / "damaged.rep").string();
+    test::writeFileBytes(damaged, bytes);
+    CHECK(!readReport(damaged));
+    const Result<Trace> stillRead = readReport(damaged, options);
+    REQUIRE(stillRead);
+    CHECK(stillRead->eventCount() == part->eventCount());
 }

@@ -40,8 +40,9 @@ void line(const char* key, const std::string& value)
     if (!value.empty()) std::printf("  %-20s %s\n", key, value.c_str());
 }
 
-// The outline from the report's small chunks when it stores its spans (format 1.1 on), else
-// from the whole file opened; an older report gets a hint to rewrite it. Errors go to stderr.
+// The outline from the report's small chunks when it stores its spans (format 1.1 on) and is
+// whole, else from the whole file opened (a cut one says what was recovered); a 1.0 report
+// gets a hint to rewrite it. Errors go to stderr.
 std::optional<ReportOutline> outlineFile(const std::string& path)
 {
     if (looksLikeReport(path)) {
@@ -54,7 +55,7 @@ std::optional<ReportOutline> outlineFile(const std::string& path)
     }
     std::optional<Trace> trace = openTraceOrReport(path);
     if (!trace) return std::nullopt;
-    if (trace->storedFormat.major > 0)
+    if (trace->storedFormat.major == 1 && trace->storedFormat.minor == 0) // 1.0 stores no spans
         std::fprintf(stderr,
             "Note: this report was written by an older Sightline; rewrite it with "
             "'sightline import %s -o NEW.rep' and NEW.rep opens faster.\n",
@@ -107,8 +108,7 @@ int runInfo(const std::vector<std::string>& arguments)
         static_cast<long long>(span.start), static_cast<long long>(span.end));
     std::printf("Processes: %zu, threads: %zu, GPUs: %zu, streams: %zu, rows: %zu\n", base.processes.size(),
         base.threads.size(), base.gpus.size(), base.streams.size(), outline->tracks.size());
-    std::printf("\nEvents: %llu%s\n", static_cast<unsigned long long>(outline->eventCount()),
-        outline->complete ? "" : " (as the report claims; it was cut short, see its diagnostics)");
+    std::printf("\nEvents: %llu\n", static_cast<unsigned long long>(outline->eventCount()));
     for (int k = 0; k < kTrackKindCount; ++k)
         std::printf("  %-24s %llu\n", kKindNames[k],
             static_cast<unsigned long long>(outline->eventCount(TrackKind(k))));

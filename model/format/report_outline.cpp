@@ -31,10 +31,9 @@ Result<std::optional<ReportOutline>> readReportOutline(const std::string& path)
     const Result<rep::FrameIndex> indexed = rep::indexFrames(file, path);
     if (!indexed) return Outcome::failure(indexed.error());
     const rep::FrameIndex& index = indexed.value();
-    if (index.formatMinor < 1) return std::optional<ReportOutline>();
+    if (index.formatMinor < 1 || !index.complete) return std::optional<ReportOutline>();
 
     ReportOutline outline;
-    outline.complete = index.complete;
     const auto visit = [&](const rep::Chunk& chunk, const rep::FrameRef& frame) -> Status {
         if (chunk.has_tracks()) {
             for (const auto& d : chunk.tracks().tracks()) {

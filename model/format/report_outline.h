@@ -36,7 +36,6 @@ struct ReportOutline
     std::vector<CounterOutline> counters; // the stored series (not the derived CPU utilization)
     uint64_t cpuSamples = 0, threadStates = 0;
     std::optional<TimeRange> span; // of events and counter samples, as Trace::span
-    bool complete = true; // false: the file was cut short, counts are what it claims
 
     uint64_t eventCount() const;
     uint64_t eventCount(TrackKind kind) const;
@@ -44,7 +43,8 @@ struct ReportOutline
 
 // The outline of a .rep file of format 1.1 or later from its small chunks alone. Fails with one
 // sentence for a file that is not a report or is damaged; returns no value (and no error) for a
-// report too old to store its spans, which the caller opens whole instead.
+// report too old to store its spans, or one cut short (whose track list claims events that are
+// lost): the caller opens those whole instead, and the reader says what was recovered.
 Result<std::optional<ReportOutline>> readReportOutline(const std::string& path);
 
 // The outline of a Trace already loaded (its events are left behind).

@@ -129,6 +129,14 @@ std::vector<uint32_t> keepSelectedTracks(Trace& trace, const DecodeSelection& se
     return slots;
 }
 
+// Where a stored track is in the Trace: its index (`slots` empty: all kept, in order), or
+// rep::kUnknownTrack for one left out or unknown.
+uint32_t slotOf(const std::vector<uint32_t>& slots, uint32_t storedTrack)
+{
+    if (slots.empty()) return storedTrack;
+    return storedTrack < slots.size() ? slots[storedTrack] : rep::kUnknownTrack;
+}
+
 // The run of stored events a lane keeps when only events starting in a range are wanted.
 struct KeptRun
 {
@@ -147,9 +155,7 @@ Result<std::vector<std::vector<KeptRun>>> runsStartingIn(const Trace& trace, con
         runs[t].resize(trace.tracks[t].laneCount());
     for (const rep::FrameRef& frame : index.frames) {
         if (frame.header.kind != ChunkKind::Events || frame.track == rep::kUnknownTrack) continue;
-        const uint32_t slot = slots.empty() ? frame.track
-            : frame.track < slots.size()    ? slots[frame.track]
-                                            : rep::kUnknownTrack;
+        const uint32_t slot = slotOf(slots, frame.track);
         if (slot >= trace.tracks.size()) continue;
         const Track& track = trace.tracks[slot];
         const uint64_t first = frame.firstIndex, end = first + frame.count;
@@ -327,10 +333,8 @@ Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& op
     // lane's kept run, are not even decompressed.
     const auto leftOut = [&](const rep::FrameRef& frame) {
         if (frame.track == rep::kUnknownTrack) return false;
-        const uint32_t slot = slots.empty() ? frame.track
-            : frame.track < slots.size()    ? slots[frame.track]
-                                            : rep::kUnknownTrack;
-        if (slot == rep::kUnknownTrack) return !slots.empty();
+        const uint32_t slot = slotOf(slots, frame.track);
+        if (slot == rep::kUnknownTrack) return true;
         if (!runs || slot >= runs->size() || frame.lane >= (*runs)[slot].size()) return false;
         const KeptRun& run = (*runs)[slot][frame.lane];
         return !(frame.firstIndex >= run.begin && uint64_t(frame.firstIndex) + frame.count <= run.end);

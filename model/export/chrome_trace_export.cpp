@@ -6,6 +6,9 @@
 //    gpu_memcpy, gpu_memset, cuda_sync, nvtx, os_runtime;
 //  - NVTX start/end ranges, which overlap freely, are async "b"/"e" pairs; marks are "i";
 //  - each GPU operation is linked to its launching API call by a flow ("s" then "f", cat "ac2g");
+//  - each flow link of the trace (model/core/flows.h) is a flow of its own, cat "flow": an "s" at
+//    the source's start and an "f" with "bp":"e" at the destination's start, each on its row,
+//    so that the importer binds them back to the same two events;
 //  - GPU metrics are counter ("C") events on their GPU's process, one per sample.
 // ts and dur are microseconds written as decimals that keep every nanosecond ("1234.567").
 #include "model/export/chrome_trace_layout.h"
@@ -43,6 +46,7 @@ public:
         writeNvtx();
         writeOsRuntimeCalls();
         writeFlows();
+        writeFlowLinks();
         writeCounters();
         m_out += "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":";
         writeOtherData(options);
@@ -309,6 +313,22 @@ private:
                     .str("bp", "e")
                     .close();
             });
+        }
+    }
+
+    void writeFlowLinks()
+    {
+        int64_t flowId = 0;
+        for (const FlowLink& link : m_trace.flows) {
+            ++flowId;
+            const std::string_view name = m_trace.strings[link.name];
+            const Timestamp fromStart = m_trace.track(link.from.track).events.start[link.from.index];
+            const Timestamp toStart = m_trace.track(link.to.track).events.start[link.to.index];
+            placed('s', "flow", name, m_layout.rowOf(link.from.track), fromStart).num("id", flowId).close();
+            placed('f', "flow", name, m_layout.rowOf(link.to.track), toStart)
+                .num("id", flowId)
+                .str("bp", "e")
+                .close();
         }
     }
 

@@ -44,10 +44,11 @@ enum class ChunkKind : uint32_t {
     CpuSampleBatch = 12,
     ThreadStateBatch = 13,
     EventStackBatch = 14,
+    Flows = 16, // links between events (model/core/flows.h), when the trace has any
 };
 // The last chunk kind this build knows. Kinds after it, up to kMaxChunkKind, are chunks a
 // newer writer added: they are skipped with a diagnostic.
-constexpr uint32_t kLastKnownChunkKind = 14;
+constexpr uint32_t kLastKnownChunkKind = 16;
 constexpr uint32_t kMaxChunkKind = 64;
 
 struct FrameHeader

@@ -73,6 +73,7 @@ struct StructureFacts
     bool sawTracks = false;
     size_t skipped = 0; // chunks of kinds newer than this build
     std::optional<TimeRange> storedSpan; // the whole report's, from a 1.1 report's track list
+    std::optional<std::pair<rep::FlowLinks, uint64_t>> flows; // the Flows chunk and its offset
 };
 
 // Decodes the non-batch chunks; counter definitions and CPU stacks only when `select` wants them.
@@ -104,6 +105,9 @@ Result<StructureFacts> readStructure(std::span<const unsigned char> file, const 
             return select.cpu
                 ? decoders.cpu.addStacks(chunk.cpu_stacks(), cpuBatchBytes, index.complete, frame.offset)
                 : Status();
+        case ChunkKind::Flows:
+            facts.flows.emplace(chunk.flows(), frame.offset);
+            return {};
         default:
             return {};
         }
@@ -313,6 +317,16 @@ Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& op
         if (Status sane = checkClaimedSizes(trace, index, path); !sane)
             return Result<Trace>::failure(sane.error());
 
+    // Flows are checked against the full track list, and kept only when every track is read
+    // whole: a partial read leaves tracks and events out, and the links' indexes with them.
+    if (structure->flows) {
+        Result<std::vector<FlowLink>> flows
+            = rep::flowsFromProto(structure->flows->first, trace, path, structure->flows->second);
+        if (!flows) return Result<Trace>::failure(flows.error());
+        const bool tracksWhole = select.trackKinds == (1u << kTrackKindCount) - 1 && !select.startsIn;
+        if (tracksWhole) trace.flows = std::move(flows.value());
+    }
+
     EventBatchDecoder decoder(trace, path);
     std::vector<uint32_t> slots;
     if (!select.everything()) {
@@ -394,6 +408,10 @@ Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& op
     } else {
         const size_t kept = decoder.receivedEvents();
         const size_t lost = keepReceivedPrefixes(trace, decoder.receivedPerLane());
+        std::erase_if(trace.flows, [&](const FlowLink& link) {
+            return link.from.index >= trace.tracks[link.from.track.value].size()
+                || link.to.index >= trace.tracks[link.to.track.value].size();
+        });
         trace.diagnostics.push_back({Severity::Warning, "reader",
             "The report was cut short after " + std::to_string(index.validBytes) + " of "
                 + std::to_string(file.size()) + " bytes: " + std::to_string(kept) + " events were recovered"

@@ -10,6 +10,7 @@
 #include "model/format/cpu_chunks.h"
 #include "model/format/proto_convert.h"
 #include "model/format/report_io.h"
+#include "model/format/structure_chunks.h"
 
 #include <algorithm>
 #include <atomic>
@@ -247,6 +248,10 @@ Status writeReport(const Trace& trace, const std::string& path, const WriteOptio
                 rep::encodeEventStackBatch(cpu, slice, *chunk.mutable_event_stacks());
             });
     }
+
+    // Flow links, only when there are any (reports without them stay byte for byte as before).
+    if (!trace.flows.empty())
+        writeChunk([&](rep::Chunk& c) { rep::toProto(trace.flows, *c.mutable_flows()); }, ChunkKind::Flows);
 
     writeChunk([&](rep::Chunk& c) { rep::toProto(trace.diagnostics, *c.mutable_diagnostics()); },
         ChunkKind::Diagnostics);

@@ -52,6 +52,42 @@ std::optional<TimeRange> storedSpan(const CounterTimelineInfo& t, uint16_t forma
     return spanIfStored(t.samples() > 0, t.first_start(), t.end(), formatMinor);
 }
 
+void toProto(const std::vector<FlowLink>& links, FlowLinks& out)
+{
+    for (const FlowLink& link : links) {
+        out.add_from_track(link.from.track.value);
+        out.add_from_index(link.from.index);
+        out.add_to_track(link.to.track.value);
+        out.add_to_index(link.to.index);
+        out.add_name(link.name.value);
+    }
+}
+
+Result<std::vector<FlowLink>> flowsFromProto(
+    const FlowLinks& chunk, const Trace& trace, const std::string& path, uint64_t offset)
+{
+    using Links = Result<std::vector<FlowLink>>;
+    const int count = chunk.from_track_size();
+    if (chunk.from_index_size() != count || chunk.to_track_size() != count || chunk.to_index_size() != count
+        || chunk.name_size() != count)
+        return Links::failure(damagedReport(path, offset, "its flow columns differ in length"));
+    const auto exists = [&](uint32_t track, uint32_t index) {
+        return track < trace.tracks.size() && index < trace.tracks[track].laneBegin.back();
+    };
+    std::vector<FlowLink> links;
+    links.reserve(size_t(count));
+    for (int i = 0; i < count; ++i) {
+        const FlowLink link {{TrackId(chunk.from_track(i)), chunk.from_index(i)},
+            {TrackId(chunk.to_track(i)), chunk.to_index(i)}, StringId(chunk.name(i))};
+        if (!exists(link.from.track.value, link.from.index) || !exists(link.to.track.value, link.to.index))
+            return Links::failure(damagedReport(path, offset, "a flow links an event that does not exist"));
+        if (link.name.value >= trace.strings.size())
+            return Links::failure(damagedReport(path, offset, "a flow names a string that does not exist"));
+        links.push_back(link);
+    }
+    return links;
+}
+
 Result<StructureRead> readStructureChunks(std::span<const unsigned char> file, const FrameIndex& index,
     const std::string& path, Trace& trace, const std::function<Status(const Chunk&, const FrameRef&)>& visit)
 {
@@ -97,6 +133,7 @@ Result<StructureRead> readStructureChunks(std::span<const unsigned char> file, c
         case ChunkKind::Tracks:
         case ChunkKind::CounterDefinitions:
         case ChunkKind::CpuStacks:
+        case ChunkKind::Flows:
             if (Status visited = visit(chunk, frame); !visited)
                 return Result<StructureRead>::failure(visited.error());
             break;

@@ -30,6 +30,12 @@ std::optional<Track> trackFromDescriptor(const TrackDescriptor& d);
 std::optional<TimeRange> storedSpan(const Tracks& tracks, uint16_t formatMinor);
 std::optional<TimeRange> storedSpan(const CounterTimelineInfo& t, uint16_t formatMinor);
 
+// Flow links (model/core/flows.h) in their chunk. Reading checks every link against the
+// tracks and strings already read: a link to an event that does not exist is damage.
+void toProto(const std::vector<FlowLink>& links, FlowLinks& out);
+Result<std::vector<FlowLink>> flowsFromProto(
+    const FlowLinks& chunk, const Trace& trace, const std::string& path, uint64_t offset);
+
 struct StructureRead
 {
     size_t skippedChunks = 0; // of kinds newer than this build

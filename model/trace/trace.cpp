@@ -40,8 +40,40 @@ void Trace::buildIndexes(unsigned workerCount)
 
     correlation.build(*this);
     cpu.buildIndex();
+    indexFlows();
 
     span = dataSpan().value_or(TimeRange {});
+}
+
+void Trace::setFlows(std::vector<FlowLink> links)
+{
+    flows = std::move(links);
+    indexFlows();
+}
+
+void Trace::indexFlows()
+{
+    std::sort(flows.begin(), flows.end());
+    m_flowsByTo.resize(flows.size());
+    for (uint32_t i = 0; i < m_flowsByTo.size(); ++i)
+        m_flowsByTo[i] = i;
+    std::sort(m_flowsByTo.begin(), m_flowsByTo.end(), [&](uint32_t a, uint32_t b) {
+        return std::pair(flows[a].to, flows[a].from) < std::pair(flows[b].to, flows[b].from);
+    });
+}
+
+std::vector<EventRef> Trace::flowPartners(EventRef e) const
+{
+    std::vector<EventRef> partners;
+    const auto into = std::partition_point(
+        m_flowsByTo.begin(), m_flowsByTo.end(), [&](uint32_t i) { return flows[i].to < e; });
+    for (auto it = into; it != m_flowsByTo.end() && flows[*it].to == e; ++it)
+        partners.push_back(flows[*it].from);
+    const auto from = std::partition_point(
+        flows.begin(), flows.end(), [&](const FlowLink& link) { return link.from < e; });
+    for (auto it = from; it != flows.end() && it->from == e; ++it)
+        partners.push_back(it->to);
+    return partners;
 }
 
 std::optional<TimeRange> Trace::dataSpan() const
@@ -151,6 +183,7 @@ size_t Trace::residentBytes() const
                 bytes += lane.residentBytes();
         }
     bytes += correlation.residentBytes();
+    bytes += flows.capacity() * sizeof(FlowLink) + m_flowsByTo.capacity() * sizeof(uint32_t);
     bytes += kernelLaunches.capacity() * sizeof(KernelLaunch) + memoryOps.capacity() * sizeof(MemoryOp)
         + syncOps.capacity() * sizeof(SyncOp) + nvtxAttributes.capacity() * sizeof(NvtxAttributes)
         + apiResults.capacity() * sizeof(ApiResult);

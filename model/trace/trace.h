@@ -20,6 +20,7 @@
 #include "model/core/cpu_profile.h"
 #include "model/core/descriptors.h"
 #include "model/core/entities.h"
+#include "model/core/flows.h"
 #include "model/core/metadata.h"
 #include "model/core/string_table.h"
 #include "model/core/track.h"
@@ -53,6 +54,8 @@ struct Trace
     std::vector<NvtxAttributes> nvtxAttributes;
 
     std::vector<Track> tracks;
+    // Arrows between stored events (model/core/flows.h), sorted by from, then to.
+    std::vector<FlowLink> flows;
     std::vector<Diagnostic> diagnostics;
 
     // Sampled values (model/core/counters.h): each series refers to one timeline.
@@ -73,6 +76,11 @@ struct Trace
 
     // Builds every index, spreading tracks over `threads` workers (0: all cores).
     void buildIndexes(unsigned workerCount = 0);
+    // Replaces the flows (sorted here) and indexes them, for producers that bind flows to the
+    // events of a trace already built (their indexes are final only then).
+    void setFlows(std::vector<FlowLink> links);
+    // The events linked to `e` by a flow, either way (sources first): O(log n + k).
+    std::vector<EventRef> flowPartners(EventRef e) const;
     // From the earliest start to the latest end of the events and counter samples (what
     // buildIndexes sets `span` to); none when there are none.
     std::optional<TimeRange> dataSpan() const;
@@ -130,11 +138,13 @@ struct Trace
 
 private:
     const std::vector<LaneLod>* lodsOf(TrackId track) const;
+    void indexFlows();
 
     std::vector<std::vector<LaneLod>> m_laneLods; // per track, one per lane (buildIndexes)
     std::vector<Track> m_derivedTracks;
     std::vector<std::vector<LaneLod>> m_derivedLods; // per derived track, one per lane
     std::vector<CounterLod> m_counterLods; // per counter series (buildIndexes)
+    std::vector<uint32_t> m_flowsByTo; // indices into flows, sorted by (to, from)
 };
 
 } // namespace sightline

@@ -55,6 +55,10 @@ bool GenericTraceEvents::add(const KinetoEvent& e)
         break;
     case 'C':
         return addCounter(e);
+    case 's':
+    case 't':
+    case 'f':
+        return addFlowPoint(e);
     default:
         return false;
     }
@@ -95,6 +99,29 @@ bool GenericTraceEvents::addCounter(const KinetoEvent& e)
         m_counterProcesses.push_back(pid);
     }
     return true;
+}
+
+bool GenericTraceEvents::addFlowPoint(const KinetoEvent& e)
+{
+    RowRef pid, tid;
+    if (!e.hasTs || !e.hasId || !rowOf(e.hasPid, e.pid, e.pidText, pid)) {
+        m_flows.skipUnplaced();
+        return true;
+    }
+    if (!rowOf(e.hasTid, e.tid, e.tidText, tid)) tid = pid;
+    m_flows.add(e, rowIndex(pid, tid), text(e.category), text(e.name));
+    return true;
+}
+
+void GenericTraceEvents::placeFlowsOnNumericRows(Timestamp base)
+{
+    m_flows.place(
+        [&](uint32_t row) -> std::optional<std::pair<Pid, Tid>> {
+            const auto& [pid, tid] = m_rows[row];
+            if (pid.isText || tid.isText) return std::nullopt;
+            return std::pair(Pid(uint32_t(pid.value)), Tid(uint32_t(tid.value)));
+        },
+        base);
 }
 
 void GenericTraceEvents::noteMetadata(const KinetoEvent& e)
@@ -238,6 +265,11 @@ void GenericTraceEvents::emit(TraceBuilder& builder, Timestamp base)
     std::map<RowRef, uint32_t> pids;
     std::map<std::pair<RowRef, RowRef>, uint32_t> tids;
     assignIds(pids, tids);
+    m_flows.place(
+        [&](uint32_t row) {
+            return std::optional(std::pair(Pid(pids.at(m_rows[row].first)), Tid(tids.at(m_rows[row]))));
+        },
+        base);
     std::vector<std::optional<DomainId>> domains(m_texts.size());
     std::vector<std::optional<StringId>> names(m_texts.size());
     std::vector<bool> usedRows(m_rows.size(), false);

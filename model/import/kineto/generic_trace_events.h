@@ -8,12 +8,15 @@
 // "I" and "n" -> NVTX marks (end == start); "C" -> counter series of the process
 // (generic_counters.h). Rows may be numbers or strings: a string pid or tid
 // gets a numeric id of its own (one not used by a numeric row of the file), and its text is
-// the row's name unless "process_name" / "thread_name" metadata names it. Memory: about 24
+// the row's name unless "process_name" / "thread_name" metadata names it. Flow events ("s",
+// "t", "f") are held too and bound to slices once the Trace is built (generic_flows.h), in a
+// PyTorch trace as well (its own "ac2g" launch flows never come here). Memory: about 24
 // bytes per event plus each distinct name once.
 #pragma once
 
 #include "model/build/trace_builder.h"
 #include "model/import/kineto/generic_counters.h"
+#include "model/import/kineto/generic_flows.h"
 #include "model/import/kineto/kineto_event.h"
 
 #include <map>
@@ -26,7 +29,8 @@ namespace sightline {
 class GenericTraceEvents
 {
 public:
-    // Takes an "X", "i", "I", "n", "B", "E" or "C" event; false for any other (nothing is kept).
+    // Takes an "X", "i", "I", "n", "B", "E", "C", "s", "t" or "f" event; false for any other
+    // (nothing is kept).
     bool add(const KinetoEvent& e);
     // Takes "process_name" / "thread_name" metadata, whatever its rows are written as.
     void noteMetadata(const KinetoEvent& e);
@@ -40,6 +44,15 @@ public:
     // Adds every event to the builder, times moved by -base, names the rows it used, and
     // reports what could not be placed in one diagnostic.
     void emit(TraceBuilder& builder, Timestamp base);
+    // In a PyTorch trace, where emit() is not called: places the flow points of numeric rows on
+    // the threads of those numbers, times moved by -base.
+    void placeFlowsOnNumericRows(Timestamp base);
+    // Binds the flow points to the built trace's slices (after emit or placeFlowsOnNumericRows);
+    // what it says goes before the trace's last `closingDiagnostics`.
+    void bindFlows(Trace& trace, size_t closingDiagnostics) const
+    {
+        m_flows.bind(trace, m_texts, closingDiagnostics);
+    }
 
 private:
     // A pid or tid as written: a number, or a string (an index into m_texts).
@@ -61,6 +74,7 @@ private:
     bool rowOf(bool hasNumber, int64_t number, std::string_view textValue, RowRef& out);
     uint32_t rowIndex(RowRef pid, RowRef tid);
     bool addCounter(const KinetoEvent& e);
+    bool addFlowPoint(const KinetoEvent& e);
     void assignIds(
         std::map<RowRef, uint32_t>& pids, std::map<std::pair<RowRef, RowRef>, uint32_t>& tids) const;
     void matchBeginEnd(std::vector<Held>& ranges, Timestamp traceEnd);
@@ -75,6 +89,7 @@ private:
     std::map<RowRef, std::string> m_processNames;
     std::map<std::pair<RowRef, RowRef>, std::string> m_threadNames;
     GenericCounters m_counters;
+    GenericFlows m_flows;
     std::vector<RowRef> m_counterProcesses; // the processes m_counters' indices stand for
     std::map<RowRef, uint32_t> m_counterProcessIds;
     size_t m_unplaced = 0; // no row or no timestamp

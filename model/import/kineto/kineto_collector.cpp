@@ -59,7 +59,7 @@ void KinetoCollector::add(const KinetoEvent& e)
             m_isKineto = true;
             addFlowPoint(e);
         } else {
-            ++m_unsupportedPhases[e.phase]; // arrows between other tools' events: not modelled, counted
+            m_generic.add(e); // other tools' arrows: bound to their slices once the trace is built
         }
         return;
     case 'M':

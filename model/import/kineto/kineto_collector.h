@@ -52,6 +52,13 @@ public:
     // Resolves owners, flows and t = 0, adds every event to the builder and records diagnostics.
     void finish();
 
+    // After finish(), once the builder built `trace`: binds other tools' flow events to its
+    // slices (generic_flows.h); what it says goes before the last `closingDiagnostics`.
+    void linkFlows(Trace& trace, size_t closingDiagnostics) const
+    {
+        m_generic.bindFlows(trace, closingDiagnostics);
+    }
+
     // Events taken so far that finish() will add (NVTX-style ranges go to the builder at once;
     // a generic trace's events all wait for the end): what a file cut short still keeps.
     size_t pendingEvents() const { return m_pending.size() + (m_isKineto ? 0 : m_generic.size()); }

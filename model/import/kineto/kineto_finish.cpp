@@ -170,7 +170,10 @@ void KinetoCollector::finish()
 
     const OwnerResolver owners(*this);
     emitAll(owners, first);
-    if (generic) m_generic.emit(m_builder, first);
+    if (generic)
+        m_generic.emit(m_builder, first);
+    else
+        m_generic.placeFlowsOnNumericRows(first);
     nameEntities();
     addDiagnostics();
 }

@@ -94,8 +94,9 @@ public:
         return m_sawTraceEvents ? "" : "is a JSON object without \"traceEvents\"";
     }
 
-    // Diagnostics counting the events whose times were out of range (timeInRange).
-    void addTimeDiagnostics() const
+    // Diagnostics counting the events whose times were out of range (timeInRange); returns
+    // how many it added.
+    size_t addTimeDiagnostics() const
     {
         if (m_outOfRange)
             m_builder.addDiagnostic({Severity::Warning, "import",
@@ -106,6 +107,7 @@ public:
             m_builder.addDiagnostic({Severity::Warning, "import",
                 std::to_string(m_negativeDurations)
                     + " events have a negative duration; they were imported as instants at their start."});
+        return size_t(m_outOfRange > 0) + size_t(m_negativeDurations > 0);
     }
 
 private:
@@ -262,6 +264,7 @@ Result<Trace> importChromeTrace(const std::string& path, const ReadOptions& opti
     if (const Status opened = source.open(path); !opened) return Result<Trace>::failure(opened.error());
     TraceBuilder builder;
     builder.metadata().producer = "chrome trace import";
+    size_t closingDiagnostics = 0; // the cut and time warnings, which stay after what flows say
     KinetoCollector collector(builder);
     JsonStreamOptions streamOptions;
     // A small file needs no 4 MB buffer (the buffer grows if an element needs more).
@@ -294,13 +297,15 @@ Result<Trace> importChromeTrace(const std::string& path, const ReadOptions& opti
         builder.addDiagnostic({Severity::Warning, "import",
             "The trace was cut short: the " + what + ". The " + std::to_string(builder.eventCount())
                 + " events before the cut were imported; whatever followed is lost."});
+        ++closingDiagnostics;
     } catch (const std::bad_alloc&) {
         return Result<Trace>::failure(
             "Cannot import '" + path + "': out of memory; close other programs and try again.");
     }
-    reader.addTimeDiagnostics();
+    closingDiagnostics += reader.addTimeDiagnostics();
     if (options.progress) options.progress(source.fileBytesRead(), source.fileSize());
     Trace trace = builder.build(options.threads);
+    collector.linkFlows(trace, closingDiagnostics);
     return trace;
 }
 

@@ -157,16 +157,76 @@ TEST_CASE("A generic Chrome trace cut short keeps the events before the cut")
     CHECK(said);
 }
 
-TEST_CASE("Flow arrows of a generic Chrome trace are counted as skipped, not lost silently")
+// "name start" of an event, to say which slice a flow bound to.
+std::string slice(const Trace& trace, EventRef ref)
 {
+    const Track& track = trace.track(ref.track);
+    return std::string(trace.strings[track.events.name[ref.index]]) + " "
+        + std::to_string(track.events.start[ref.index]);
+}
+
+// "from -> to (name)" of every flow link, in the trace's order (by source, then destination).
+std::vector<std::string> linkLines(const Trace& trace)
+{
+    std::vector<std::string> lines;
+    for (const FlowLink& link : trace.flows)
+        lines.push_back(slice(trace, link.from) + " -> " + slice(trace, link.to) + " ("
+            + std::string(trace.strings[link.name]) + ")");
+    return lines;
+}
+
+TEST_CASE("Flow events of a generic Chrome trace link the slices Perfetto binds them to")
+{
+    // Thread 1 nests "inner" in "outer"; thread 2 has "consume" and, later, "late".
     const std::string text = R"JSON({"traceEvents":[
-{"ph":"X","cat":"compute","name":"produce","pid":1,"tid":1,"ts":0,"dur":10},
+{"ph":"X","cat":"compute","name":"outer","pid":1,"tid":1,"ts":0,"dur":100},
+{"ph":"X","cat":"compute","name":"inner","pid":1,"tid":1,"ts":10,"dur":20},
 {"ph":"X","cat":"compute","name":"consume","pid":1,"tid":2,"ts":20,"dur":10},
-{"ph":"s","cat":"handoff","name":"batch","id":7,"pid":1,"tid":1,"ts":5},
-{"ph":"f","cat":"handoff","name":"batch","id":7,"pid":1,"tid":2,"ts":20,"bp":"e"}
+{"ph":"X","cat":"compute","name":"late","pid":1,"tid":2,"ts":60,"dur":10},
+{"ph":"s","cat":"handoff","name":"batch","id":7,"pid":1,"tid":1,"ts":15},
+{"ph":"f","cat":"handoff","name":"batch","id":7,"pid":1,"tid":2,"ts":25,"bp":"e"},
+{"ph":"s","cat":"queue","name":"job","id":7,"pid":1,"tid":1,"ts":50},
+{"ph":"f","cat":"queue","name":"job","id":7,"pid":1,"tid":2,"ts":55}
 ]}
 )JSON";
-    const Trace trace = importText("flows", text);
-    CHECK(trace.eventCount(TrackKind::Nvtx) == 2);
-    CHECK(hasDiagnostic(trace, "Skipped 2 events of phases Sightline does not import"));
+    const Trace trace = importText("flow-binding", text);
+    // "s" inside "inner" binds to it, not to "outer"; "f" with bp:e binds to the slice around
+    // it; "f" without bp at 55 binds to the next slice ("late" at 60). The same id in another
+    // category is another flow.
+    CHECK(linkLines(trace)
+        == std::vector<std::string> {"outer 0 -> late 60000 (job)", "inner 10000 -> consume 20000 (batch)"});
+    CHECK(hasDiagnostic(trace, "Linked 2 flow steps"));
+    CHECK(!hasDiagnostic(trace, "phases Sightline does not import"));
+
+    // Both ends know their partner.
+    const FlowLink& batch = trace.flows[1];
+    CHECK(trace.flowPartners(batch.from) == std::vector<EventRef> {batch.to});
+    CHECK(trace.flowPartners(batch.to) == std::vector<EventRef> {batch.from});
+}
+
+TEST_CASE("A flow chain s -> t -> f gives one link per step, and unbound points are counted")
+{
+    const std::string text = R"JSON({"traceEvents":[
+{"ph":"X","cat":"c","name":"a","pid":"p","tid":"t1","ts":0,"dur":10},
+{"ph":"X","cat":"c","name":"b","pid":"p","tid":"t2","ts":20,"dur":10},
+{"ph":"X","cat":"c","name":"c","pid":"p","tid":"t3","ts":40,"dur":10},
+{"ph":"f","cat":"chain","name":"hop","id":"3","pid":"p","tid":"t3","ts":45,"bp":"e"},
+{"ph":"s","cat":"chain","name":"hop","id":"3","pid":"p","tid":"t1","ts":5},
+{"ph":"t","cat":"chain","name":"hop","id":"3","pid":"p","tid":"t2","ts":25},
+{"ph":"s","cat":"chain","name":"lost","id":4,"pid":"p","tid":"t1","ts":15},
+{"ph":"f","cat":"chain","name":"lost","id":4,"pid":"p","tid":"nobody","ts":15,"bp":"e"},
+{"ph":"f","cat":"chain","name":"stray","id":5,"pid":"p","tid":"t1","ts":5,"bp":"e"},
+{"ph":"s","cat":"chain","name":"anonymous","pid":"p","tid":"t1","ts":5}
+]}
+)JSON";
+    const Trace trace = importText("flow-chain", text);
+    // Points are ordered by time within a flow, whatever the file order.
+    CHECK(linkLines(trace) == std::vector<std::string> {"a 0 -> b 20000 (hop)", "b 20000 -> c 40000 (hop)"});
+    const std::vector<EventRef> partnersOfB = trace.flowPartners(trace.flows[0].to);
+    CHECK(partnersOfB == std::vector<EventRef> {trace.flows[0].from, trace.flows[1].to});
+    // Flow 4: its start (at 15, between "a" and "b") and its end (a thread with no slices)
+    // bind to nothing.
+    CHECK(hasDiagnostic(trace, "2 flow points bound to no slice were skipped."));
+    CHECK(hasDiagnostic(trace, "1 flow steps (\"t\", \"f\") without an earlier start"));
+    CHECK(hasDiagnostic(trace, "1 flow events without an id"));
 }

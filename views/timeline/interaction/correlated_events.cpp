@@ -13,6 +13,15 @@ std::optional<EventRef> launchingCall(const Trace& trace, EventRef gpuOperation)
     return trace.correlation.launchingCall(trace, gpuOperation);
 }
 
+bool flowRuns(const Trace& trace, EventRef from, EventRef to)
+{
+    const auto link = std::lower_bound(trace.flows.begin(), trace.flows.end(), std::pair(from, to),
+        [](const FlowLink& l, const std::pair<EventRef, EventRef>& key) {
+            return std::pair(l.from, l.to) < key;
+        });
+    return link != trace.flows.end() && link->from == from && link->to == to;
+}
+
 std::vector<EventRef> correlatedEvents(const Trace& trace, EventRef selected)
 {
     std::vector<EventRef> related;
@@ -30,6 +39,8 @@ std::vector<EventRef> correlatedEvents(const Trace& trace, EventRef selected)
         for (EventRef operation : trace.correlation.gpuOperations(trace, *call))
             related.push_back(operation);
     }
+    for (EventRef partner : trace.flowPartners(selected))
+        related.push_back(partner);
     std::sort(related.begin(), related.end());
     related.erase(std::unique(related.begin(), related.end()), related.end());
     std::erase(related, selected);

@@ -1,9 +1,11 @@
 #include "views/timeline/widgets/canvas_overlay.h"
 
 #include "model/text/time_text.h"
+#include "views/timeline/interaction/correlated_events.h"
 #include "views/timeline/interaction/event_geometry.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace sightline::views {
 namespace {
@@ -42,6 +44,18 @@ void drawArrowButton(QPainter& painter, const QRectF& area, Edge edge, QRgb colo
     }
     painter.setBrush(Qt::white);
     painter.drawPolygon(arrow);
+}
+
+// A filled arrowhead at `tip`, pointing along the line from `tail`: a flow's direction.
+void drawArrowHead(QPainter& painter, QPointF tail, QPointF tip)
+{
+    const QPointF along = tip - tail;
+    const double length = std::hypot(along.x(), along.y());
+    if (length < 1) return;
+    const QPointF unit = along / length, normal(-unit.y(), unit.x());
+    const double size = 7;
+    const QPointF base = tip - unit * size;
+    painter.drawPolygon(QPolygonF {tip, base + normal * (size / 2), base - normal * (size / 2)});
 }
 
 // Places an arrow button for an off-screen rectangle on the nearest edge, clear of `taken`.
@@ -133,8 +147,17 @@ std::vector<JumpTarget> paintHighlights(
             painter.setPen(QPen(teal, 1.6));
             painter.drawLine(a, b);
             painter.setBrush(teal);
-            painter.drawEllipse(a, 2.5, 2.5);
-            painter.drawEllipse(b, 2.5, 2.5);
+            const Trace& trace = state.trace();
+            const bool flowsOut = flowRuns(trace, *selected, event),
+                       flowsIn = flowRuns(trace, event, *selected);
+            if (flowsOut)
+                drawArrowHead(painter, a, b);
+            else
+                painter.drawEllipse(b, 2.5, 2.5);
+            if (flowsIn)
+                drawArrowHead(painter, b, a);
+            else
+                painter.drawEllipse(a, 2.5, 2.5);
         }
         if (!to->rect.intersects(screen)) {
             Edge edge = Edge::Left;

@@ -22,8 +22,9 @@ constexpr std::string_view kMagic {"\x89SLREP\r\n", 8};
 constexpr std::string_view kTrailerMagic {"SLREPEND", 8};
 constexpr uint16_t kFormatMajor = 1;
 // 1.1: track and counter timeline spans in the track list and counter definitions, so a
-// reader can outline a report and decode only the kinds it needs.
-constexpr uint16_t kFormatMinor = 1;
+// reader can outline a report and decode only the kinds it needs. 1.2: each lane's overview
+// (Overview chunks after the track list), which the viewer paints before decoding events.
+constexpr uint16_t kFormatMinor = 2;
 constexpr size_t kPreambleSize = 16;
 constexpr size_t kFrameHeaderSize = 12;
 constexpr size_t kTrailerSize = 16;
@@ -44,11 +45,13 @@ enum class ChunkKind : uint32_t {
     CpuSampleBatch = 12,
     ThreadStateBatch = 13,
     EventStackBatch = 14,
+    Overview = 15, // an EventBatch of one lane's stand-ins (model/build/overview_tracks.h)
     Flows = 16, // links between events (model/core/flows.h), when the trace has any
+    OverviewDescriptors = 17, // the descriptors the overview's stand-ins refer to
 };
 // The last chunk kind this build knows. Kinds after it, up to kMaxChunkKind, are chunks a
 // newer writer added: they are skipped with a diagnostic.
-constexpr uint32_t kLastKnownChunkKind = 16;
+constexpr uint32_t kLastKnownChunkKind = 17;
 constexpr uint32_t kMaxChunkKind = 64;
 
 struct FrameHeader

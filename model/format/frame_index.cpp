@@ -31,7 +31,7 @@ bool endsWithTrailer(std::span<const unsigned char> file)
 }
 
 // Reads the frame list from the footer; false when the trailer or footer is missing or bad.
-bool readFooter(std::span<const unsigned char> file, FrameIndex& index)
+bool readFooter(std::span<const unsigned char> file, FrameIndex& index, const HeaderFilter& headerWanted)
 {
     if (!endsWithTrailer(file)) return false;
     const unsigned char* trailer = file.data() + file.size() - kTrailerSize;
@@ -47,10 +47,17 @@ bool readFooter(std::span<const unsigned char> file, FrameIndex& index)
     if (!chunk.ParseFromString(raw) || !chunk.has_footer()) return false;
     for (const auto& entry : chunk.footer().chunks()) {
         if (entry.offset() < kPreambleSize || !headerFits(file, entry.offset(), footerOffset)) return false;
+        if (headerWanted && validKind(entry.kind()) && !headerWanted(ChunkKind(entry.kind()))) {
+            // Its header is not read, so its page of the file is not touched.
+            FrameRef frame {entry.offset(), FrameHeader {0, 0, ChunkKind(entry.kind())}};
+            frame.headerRead = false;
+            index.frames.push_back(frame);
+            continue;
+        }
         const FrameHeader fh = decodeFrameHeader(file.data() + entry.offset());
         if (uint32_t(fh.kind) != entry.kind() || !fits(file, entry.offset(), fh)) return false;
         FrameRef frame {entry.offset(), fh};
-        if (fh.kind == ChunkKind::Events) {
+        if (fh.kind == ChunkKind::Events || fh.kind == ChunkKind::Overview) {
             frame.track = entry.track();
             frame.lane = entry.lane();
             frame.firstIndex = entry.first_index();
@@ -67,7 +74,8 @@ bool readFooter(std::span<const unsigned char> file, FrameIndex& index)
 
 } // namespace
 
-Result<FrameIndex> indexFrames(std::span<const unsigned char> file, const std::string& path)
+Result<FrameIndex> indexFrames(
+    std::span<const unsigned char> file, const std::string& path, const HeaderFilter& headerWanted)
 {
     FrameIndex index;
     if (file.empty()) {
@@ -92,7 +100,7 @@ Result<FrameIndex> indexFrames(std::span<const unsigned char> file, const std::s
     }
     index.formatMajor = major;
     index.formatMinor = readU16(file.data() + 10);
-    if (readFooter(file, index)) {
+    if (readFooter(file, index, headerWanted)) {
         index.complete = true;
         return index;
     }

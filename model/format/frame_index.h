@@ -6,6 +6,7 @@
 #include "model/core/time.h"
 #include "model/format/container.h"
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -19,11 +20,14 @@ struct FrameRef
 {
     uint64_t offset = 0; // of the frame header
     FrameHeader header;
-    // An event batch as the footer lists it (track kUnknownTrack without a footer), so a reader
+    // An event or overview batch as the footer lists it (track kUnknownTrack without a footer), so a reader
     // can skip the batches of tracks or times it does not need without decompressing them.
     uint32_t track = kUnknownTrack;
     uint32_t lane = 0, firstIndex = 0, count = 0;
     std::optional<TimeRange> starts; // of its first and last events (a 1.1 footer)
+    // False for a frame whose header was left unread (see indexFrames): only its offset and
+    // kind are known, its sizes are zero.
+    bool headerRead = true;
 };
 
 struct FrameIndex
@@ -34,9 +38,15 @@ struct FrameIndex
     uint16_t formatMajor = 0, formatMinor = 0; // from the preamble
 };
 
+// Which frames' headers a reader needs (by kind); empty: all.
+using HeaderFilter = std::function<bool(ChunkKind)>;
+
 // `file` is the whole file. `path` is used in error sentences only. Fails when the file is not
-// a report, or is damaged beyond reading.
-Result<FrameIndex> indexFrames(std::span<const unsigned char> file, const std::string& path);
+// a report, or is damaged beyond reading. With a footer, the headers of frames of kinds
+// `headerWanted` rejects are not read: a reader of a few small chunks then touches only their
+// pages of the file, not one page per batch (each a read of the disk when the file is cold).
+Result<FrameIndex> indexFrames(
+    std::span<const unsigned char> file, const std::string& path, const HeaderFilter& headerWanted = {});
 
 // The compressed bytes of a frame.
 inline std::span<const unsigned char> framePayload(std::span<const unsigned char> file, const FrameRef& frame)

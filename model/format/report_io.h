@@ -19,6 +19,9 @@ struct WriteOptions
 {
     int zstdLevel = 3;
     uint32_t eventsPerChunk = 1u << 16;
+    // A report of at least this many events stores an overview (report_overview.h); smaller
+    // ones open whole faster than the overview would help, and stay smaller without it.
+    uint64_t overviewFromEvents = 1'000'000;
 };
 
 // Writes `trace` to `path` (through a temporary file renamed at the end). Returns success or

@@ -28,7 +28,9 @@ Result<std::optional<ReportOutline>> readReportOutline(const std::string& path)
     MappedFile mapped;
     if (Status opened = mapped.open(path); !opened) return Outcome::failure(opened.error());
     const auto file = mapped.bytes();
-    const Result<rep::FrameIndex> indexed = rep::indexFrames(file, path);
+    // Only the small chunks are read: the batches' pages stay on disk.
+    const Result<rep::FrameIndex> indexed
+        = rep::indexFrames(file, path, [](rep::ChunkKind kind) { return !rep::isBatch(kind); });
     if (!indexed) return Outcome::failure(indexed.error());
     const rep::FrameIndex& index = indexed.value();
     if (index.formatMinor < 1 || !index.complete) return std::optional<ReportOutline>();

@@ -30,9 +30,8 @@ bool decodeChunk(
         && chunk.ParseFromString(scratch);
 }
 
-// Before anything is allocated for the events: the tracks may claim no more events than the
-// event batches' bytes can hold (each event takes at least one byte in each of its start,
-// duration and name columns), and no lane that holds none.
+// Before anything is allocated for the events: the tracks may claim no more events and lanes
+// than the event batches' bytes can hold (rep::claimsFit).
 Status checkClaimedSizes(const Trace& trace, const rep::FrameIndex& index, const std::string& path)
 {
     uint64_t batchBytes = 0;
@@ -43,8 +42,7 @@ Status checkClaimedSizes(const Trace& trace, const rep::FrameIndex& index, const
         events += track.laneBegin.back();
         lanes += track.laneCount();
     }
-    constexpr uint64_t kMinBytesPerEvent = 3;
-    if (events > batchBytes / kMinBytesPerEvent || lanes > events + trace.tracks.size())
+    if (!rep::claimsFit(events, lanes, trace.tracks.size(), batchBytes))
         return Status::failure(rep::damagedReport(path, 0,
             "its track list claims " + std::to_string(events) + " events in " + std::to_string(lanes)
                 + " lanes, more than its " + std::to_string(batchBytes) + " bytes of events can hold"));

@@ -1,10 +1,11 @@
 // Writes a Trace as a .rep file: preamble, header, string increments, entities, descriptors,
-// track list, one event batch per (track, lane, slice of eventsPerChunk events), counter
-// definitions and batches (when the trace has stored counters), the CPU profile's stacks and batches (when it
-// has one), diagnostics, footer and trailer. Batches are encoded
-// and compressed on all cores; frames are written in a fixed order, so equal traces give byte-identical
-// files.
+// track list, each lane's overview (model/build/overview_tracks.h; large reports only), one event batch per
+// (track, lane, slice of eventsPerChunk events), counter definitions and batches (when the trace has stored
+// counters), the CPU profile's stacks and batches (when it has one), diagnostics, footer and trailer. Batches
+// are encoded and compressed on all cores; frames are written in a fixed order, so equal traces give
+// byte-identical files.
 #include "model/build/cpu_utilization_series.h"
+#include "model/build/overview_tracks.h"
 #include "model/common/parallel_for.h"
 #include "model/format/counter_chunks.h"
 #include "model/format/cpu_chunks.h"
@@ -109,11 +110,11 @@ private:
     uint64_t m_offset = 0;
 };
 
-std::vector<BatchSpec> planBatches(const Trace& trace, uint32_t eventsPerChunk)
+std::vector<BatchSpec> planBatches(const std::vector<Track>& tracks, uint32_t eventsPerChunk)
 {
     std::vector<BatchSpec> batches;
-    for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
-        const Track& track = trace.tracks[t];
+    for (uint32_t t = 0; t < tracks.size(); ++t) {
+        const Track& track = tracks[t];
         for (uint32_t l = 0; l < track.laneCount(); ++l) {
             const IndexRange lane = track.lane(l);
             for (uint32_t first = lane.begin; first < lane.end; first += eventsPerChunk) {
@@ -201,7 +202,23 @@ Status writeReport(const Trace& trace, const std::string& path, const WriteOptio
                 frames.write(encoded[i], kind, footer, footerBatch(base + i));
         }
     };
-    const auto batches = planBatches(trace, std::max(1u, options.eventsPerChunk));
+    // The overview, right after the track list: a viewer paints it from the file's first bytes.
+    const Overview overview
+        = trace.eventCount() >= options.overviewFromEvents ? buildOverview(trace) : Overview {};
+    if (!overview.tracks.empty())
+        writeChunk(
+            [&](rep::Chunk& c) { rep::toProto(overview.descriptors, *c.mutable_overview_descriptors()); },
+            ChunkKind::OverviewDescriptors);
+    const auto overviewBatches = planBatches(overview.tracks, std::max(1u, options.eventsPerChunk));
+    writeBatches(
+        overviewBatches.size(), ChunkKind::Overview,
+        [&](size_t i, rep::Chunk& chunk) {
+            encodeBatch(
+                overview.tracks[overviewBatches[i].track], overviewBatches[i], *chunk.mutable_overview());
+        },
+        [&](size_t i) { return &overviewBatches[i]; });
+
+    const auto batches = planBatches(trace.tracks, std::max(1u, options.eventsPerChunk));
     writeBatches(
         batches.size(), ChunkKind::Events,
         [&](size_t i, rep::Chunk& chunk) {

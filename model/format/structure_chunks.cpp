@@ -7,7 +7,14 @@ namespace sightline::rep {
 bool isBatch(ChunkKind kind)
 {
     return kind == ChunkKind::Events || kind == ChunkKind::CounterBatch || kind == ChunkKind::CpuSampleBatch
-        || kind == ChunkKind::ThreadStateBatch || kind == ChunkKind::EventStackBatch;
+        || kind == ChunkKind::ThreadStateBatch || kind == ChunkKind::EventStackBatch
+        || kind == ChunkKind::Overview;
+}
+
+bool claimsFit(uint64_t events, uint64_t lanes, uint64_t tracks, uint64_t rawBytes)
+{
+    constexpr uint64_t kMinBytesPerEvent = 3;
+    return events <= rawBytes / kMinBytesPerEvent && lanes <= events + tracks;
 }
 
 std::optional<Track> trackFromDescriptor(const TrackDescriptor& d)
@@ -95,7 +102,7 @@ Result<StructureRead> readStructureChunks(std::span<const unsigned char> file, c
     std::string scratch;
     bool sawHeader = false;
     for (const FrameRef& frame : index.frames) {
-        if (isBatch(frame.header.kind)) continue;
+        if (isBatch(frame.header.kind) || !frame.headerRead) continue;
         if (uint32_t(frame.header.kind) > kLastKnownChunkKind) {
             ++read.skippedChunks;
             continue;
@@ -134,6 +141,7 @@ Result<StructureRead> readStructureChunks(std::span<const unsigned char> file, c
         case ChunkKind::CounterDefinitions:
         case ChunkKind::CpuStacks:
         case ChunkKind::Flows:
+        case ChunkKind::OverviewDescriptors:
             if (Status visited = visit(chunk, frame); !visited)
                 return Result<StructureRead>::failure(visited.error());
             break;

@@ -36,14 +36,20 @@ void toProto(const std::vector<FlowLink>& links, FlowLinks& out);
 Result<std::vector<FlowLink>> flowsFromProto(
     const FlowLinks& chunk, const Trace& trace, const std::string& path, uint64_t offset);
 
+// Whether `events` claimed in `lanes` lanes of `tracks` tracks fit `rawBytes` of their batches:
+// each event takes at least a byte in each of its start, duration and name columns, and a lane
+// that holds none is at most one per track. Checked before anything is allocated for them.
+bool claimsFit(uint64_t events, uint64_t lanes, uint64_t tracks, uint64_t rawBytes);
+
 struct StructureRead
 {
     size_t skippedChunks = 0; // of kinds newer than this build
 };
 
 // Reads every structure chunk of `index` into `trace` (header, strings, entities, descriptors,
-// diagnostics) and hands the track list, counter definitions and CPU stacks to `visit` with
-// their frame. Fails with one sentence on a damaged chunk, a newer major version, a missing
+// diagnostics) and hands the track list, counter definitions, CPU stacks, flows and the
+// overview's descriptors to `visit` with their frame; frames whose header indexFrames left
+// unread are skipped. Fails with one sentence on a damaged chunk, a newer major version, a missing
 // header, or the first failure `visit` returns.
 Result<StructureRead> readStructureChunks(std::span<const unsigned char> file, const FrameIndex& index,
     const std::string& path, Trace& trace, const std::function<Status(const Chunk&, const FrameRef&)>& visit);

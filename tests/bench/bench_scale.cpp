@@ -6,15 +6,21 @@
 //   - `sightline info` and that kernel summary on a generated report (default 100M events);
 // each also with an earlier Sightline (--before BINARY), on a report that build wrote itself;
 //   - with --threads, loading that generated report whole (indexes built) with 1, 2, 4, ...
-//     threads up to the cores present: the speed-up of parallel decode.
+//     threads up to the cores present: the speed-up of parallel decode;
+//   - with --overview-of A.rep,B.rep,..., the model's side of the viewer's first paint for each
+//     report: reading its stored overview and querying every lane's level of detail for 1920
+//     pixel columns, cold (the file dropped from the page cache) and warm, in a process of its own
+//     (bench_first_paint adds the view, where Qt is installed).
 // Inputs are generated once into a cache folder. Prints a table; asserts nothing.
 #include "bench_support.h"
 #include "child_runs.h"
 #include "generate.h"
 #include "model/export/exporters.h"
 #include "model/format/report_io.h"
+#include "model/format/report_overview.h"
 
 #include <cstdio>
+#include <fcntl.h>
 #include <optional>
 #include <string>
 #include <unistd.h>
@@ -28,13 +34,15 @@ namespace fs = std::filesystem;
 
 constexpr const char* kUsage
     = R"(Usage: bench_scale [--kernel-events N] [--info-events N] [--before SIGHTLINE]
-                   [--runs R] [--dir DIR]
+                   [--runs R] [--dir DIR] [--threads] [--overview-of A.rep,B.rep,...]
 
 Times `sightline stats --report cuda_gpu_kern_sum` on a .rep imported from a generated Nsight
 Systems export of N events (default 5.25M) beside sqlite3 running the same SQL on the export,
 and `sightline info` on a generated report of N events (default 100M). With --before, the same
 commands of another Sightline build run on reports it wrote. --threads also loads the generated
-report whole with 1, 2, 4, ... threads. Best of R runs (default 3). Inputs are cached in DIR
+report whole with 1, 2, 4, ... threads. --overview-of times, for each report given, reading its
+overview and querying every lane's columns for a 1920-pixel first frame, cold and warm, and does
+nothing else. Best of R runs (default 3). Inputs are cached in DIR
 (default: the build folder's bench-data). --bin names the folder holding sightline and
 sightline-gen (default: this build's bin). N takes k, M and G suffixes.
 )";
@@ -49,6 +57,7 @@ struct Settings
     uint64_t infoEvents = 100'000'000;
     int runs = 3;
     bool threads = false;
+    std::vector<std::string> overviewOf; // reports whose first paint to time, instead of the rest
 };
 
 // Child side of --threads: loads `path` whole with `threads` threads and prints the seconds.
@@ -64,6 +73,64 @@ int runChildLoad(const std::string& path, unsigned threads)
     }
     std::printf("%.6f %zu\n", clock.seconds(), trace->eventCount());
     return 0;
+}
+
+// Child side of --overview-of: reads the overview of `path` (dropped from the page cache first
+// when `cold`), queries every lane's level of detail for a 1920-pixel frame of the whole span,
+// and prints the seconds, the report's events and the stand-ins.
+int runChildOverview(const std::string& path, bool cold)
+{
+    if (cold) {
+        const int fd = ::open(path.c_str(), O_RDONLY);
+        if (fd < 0 || ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) != 0)
+            std::fprintf(stderr, "bench_scale: cannot drop '%s' from the page cache.\n", path.c_str());
+        if (fd >= 0) ::close(fd);
+    }
+    Stopwatch clock;
+    const Result<std::optional<ReportOverview>> read = readReportOverview(path);
+    if (!read || !read->has_value()) {
+        std::fprintf(
+            stderr, "bench_scale: %s\n", read ? "the report stores no overview" : read.error().c_str());
+        return 1;
+    }
+    const Trace& overview = read.value()->trace;
+    std::vector<LodColumn> columns(1920);
+    for (uint32_t t = 0; t < overview.tracks.size(); ++t)
+        for (uint32_t l = 0; l < overview.tracks[t].laneCount(); ++l)
+            overview.laneLod(TrackId(t), l, overview.span, columns);
+    std::printf(
+        "%.6f %llu %zu\n", clock.seconds(), (unsigned long long)read.value()->events, overview.eventCount());
+    return 0;
+}
+
+void printOverviewTimes(const Settings& s, const std::vector<std::string>& reports)
+{
+    std::printf(
+        "\nThe model's side of the first paint: a report's overview read and every lane's 1920 columns\n"
+        "queried (best of %d runs each, in a process of its own); ratio against the first report:\n\n",
+        s.runs);
+    std::printf("| %-28s | %8s | %10s | %10s | %10s | %10s | %9s |\n", "Report", "Events", "Stand-ins",
+        "Cold", "Warm", "Peak RSS", "Warm x");
+    std::printf("|%s|%s|%s|%s|%s|%s|%s|\n", std::string(30, '-').c_str(), std::string(10, '-').c_str(),
+        std::string(12, '-').c_str(), std::string(12, '-').c_str(), std::string(12, '-').c_str(),
+        std::string(12, '-').c_str(), std::string(11, '-').c_str());
+    const std::string self = fs::read_symlink("/proc/self/exe").string();
+    double first = 0;
+    for (const std::string& report : reports) {
+        const ChildRun cold = fastestOf(s.runs, {self, "--child-overview", report, "cold"});
+        const ChildRun warm = fastestOf(s.runs, {self, "--child-overview", report, "warm"});
+        double coldSeconds = 0, warmSeconds = 0;
+        unsigned long long events = 0, standIns = 0;
+        if (!cold.ok || !warm.ok || std::sscanf(cold.output.c_str(), "%lf", &coldSeconds) != 1
+            || std::sscanf(warm.output.c_str(), "%lf %llu %llu", &warmSeconds, &events, &standIns) != 3) {
+            std::printf("| %-28s | failed |\n", fs::path(report).filename().c_str());
+            continue;
+        }
+        if (first == 0) first = warmSeconds;
+        std::printf("| %-28s | %8s | %10llu | %7.1f ms | %7.1f ms | %7.0f MB | %8.2fx |\n",
+            fs::path(report).filename().c_str(), shortCount(events).c_str(), standIns, coldSeconds * 1e3,
+            warmSeconds * 1e3, double(std::max(cold.peakBytes, warm.peakBytes)) / 1e6, warmSeconds / first);
+    }
 }
 
 void printThreadSweep(const Settings& s, const fs::path& report)
@@ -171,6 +238,8 @@ int main(int argc, char** argv)
 {
     if (argc == 4 && std::string(argv[1]) == "--child-load")
         return runChildLoad(argv[2], unsigned(std::atoi(argv[3])));
+    if (argc == 4 && std::string(argv[1]) == "--child-overview")
+        return runChildOverview(argv[2], std::string(argv[3]) == "cold");
     Settings s;
     for (int i = 1; i < argc; ++i) {
         const std::string name = argv[i];
@@ -190,7 +259,13 @@ int main(int argc, char** argv)
         const std::string value = argv[++i];
         if (name == "--dir")
             s.dir = value;
-        else if (name == "--bin") {
+        else if (name == "--overview-of") {
+            for (size_t from = 0; from <= value.size();) {
+                const size_t comma = std::min(value.find(',', from), value.size());
+                s.overviewOf.push_back(fs::absolute(value.substr(from, comma - from)).string());
+                from = comma + 1;
+            }
+        } else if (name == "--bin") {
             s.sightline = (fs::absolute(value) / "sightline").string();
             s.generator = (fs::absolute(value) / "sightline-gen").string();
         } else if (name == "--before")
@@ -208,6 +283,10 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "bench_scale: unknown option: %s; see --help.\n", name.c_str());
             return 2;
         }
+    }
+    if (!s.overviewOf.empty()) {
+        printOverviewTimes(s, s.overviewOf);
+        return 0;
     }
     fs::create_directories(s.dir);
     const fs::path sqlite = ensureExport(s);

@@ -195,10 +195,7 @@ TEST_CASE("a 1.1 report cut short has no outline: it opens whole and says what w
 {
     const auto dir = test::scratchDir("partial-4");
     const std::string path = writeTestReport(dir, test::randomTrace({}));
-    std::string bytes = test::readFileBytes(path);
-    bytes.resize(bytes.size() * 9 / 10);
-    const std::string cut = (dir / "cut.rep").string();
-    test::writeFileBytes(cut, bytes);
+    const std::string cut = test::writeCutCopy(path, 0.9, (dir / "cut.rep").string());
     const Result<std::optional<ReportOutline>> outline = readReportOutline(cut);
     REQUIRE(outline);
     CHECK(!outline.value().has_value());

@@ -19,4 +19,14 @@ inline void writeFileBytes(const std::string& path, const std::string& bytes)
     out.write(bytes.data(), std::streamsize(bytes.size()));
 }
 
+// A copy of the file at `path`, cut to its first `fraction` of bytes, written to `cutPath`: a
+// report whose writing stopped part way. Returns `cutPath`.
+inline std::string writeCutCopy(const std::string& path, double fraction, const std::string& cutPath)
+{
+    std::string bytes = readFileBytes(path);
+    bytes.resize(size_t(double(bytes.size()) * fraction));
+    writeFileBytes(cutPath, bytes);
+    return cutPath;
+}
+
 } // namespace sightline::test

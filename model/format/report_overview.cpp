@@ -1,0 +1,139 @@
+#include "model/format/report_overview.h"
+
+#include "model/common/parallel_for.h"
+#include "model/format/event_batch_decoder.h"
+#include "model/format/frame_index.h"
+#include "model/format/mapped_file.h"
+#include "model/format/proto_convert.h"
+#include "model/format/structure_chunks.h"
+
+#include <algorithm>
+#include <mutex>
+
+namespace sightline {
+
+namespace {
+
+using rep::ChunkKind;
+
+using Outcome = Result<std::optional<ReportOverview>>;
+
+// Sizes each track's lanes from the footer's overview entries, after checking that they name
+// existing lanes and claim no more stand-ins than their bytes can hold.
+Status sizeOverviewLanes(Trace& trace, const rep::FrameIndex& index, const std::string& path)
+{
+    uint64_t claimed = 0, rawBytes = 0, lanes = 0;
+    for (const rep::FrameRef& frame : index.frames)
+        if (frame.header.kind == ChunkKind::Overview) {
+            claimed += frame.count;
+            rawBytes += frame.header.rawSize;
+        }
+    for (const Track& track : trace.tracks)
+        lanes += track.laneCount();
+    if (!rep::claimsFit(claimed, lanes, trace.tracks.size(), rawBytes))
+        return Status::failure(rep::damagedReport(path, 0,
+            "it claims " + std::to_string(claimed) + " overview events in " + std::to_string(lanes)
+                + " lanes, more than its " + std::to_string(rawBytes) + " bytes of overview can hold"));
+    std::vector<std::vector<uint64_t>> sizes(trace.tracks.size());
+    for (size_t t = 0; t < trace.tracks.size(); ++t)
+        sizes[t].assign(trace.tracks[t].laneCount(), 0);
+    for (const rep::FrameRef& frame : index.frames) {
+        if (frame.header.kind != ChunkKind::Overview) continue;
+        if (frame.track >= trace.tracks.size() || frame.lane >= trace.tracks[frame.track].laneCount())
+            return Status::failure(
+                rep::damagedReport(path, frame.offset, "an overview batch names a lane that does not exist"));
+        sizes[frame.track][frame.lane] += frame.count;
+    }
+    for (size_t t = 0; t < trace.tracks.size(); ++t) {
+        Track& track = trace.tracks[t];
+        track.laneBegin.assign(1, 0);
+        for (uint64_t size : sizes[t])
+            track.laneBegin.push_back(uint32_t(track.laneBegin.back() + size));
+    }
+    return {};
+}
+
+// readReportOverview without its guard against running out of memory.
+Outcome readOverviewUnguarded(const std::string& path)
+{
+    MappedFile mapped;
+    if (Status opened = mapped.open(path); !opened) return Outcome::failure(opened.error());
+    const auto file = mapped.bytes();
+    // Only the small chunks and the overview are read: the batches' pages stay on disk, and
+    // the report's descriptors and flows (which grow with its events) are not read either.
+    const Result<rep::FrameIndex> indexed = rep::indexFrames(file, path, [](ChunkKind kind) {
+        return kind == ChunkKind::Overview
+            || (!rep::isBatch(kind) && kind != ChunkKind::Descriptors && kind != ChunkKind::Flows);
+    });
+    if (!indexed) return Outcome::failure(indexed.error());
+    const rep::FrameIndex& index = indexed.value();
+    // A writer that stores an overview stores its descriptors first (small reports have none).
+    const bool stored = std::any_of(index.frames.begin(), index.frames.end(),
+        [](const rep::FrameRef& frame) { return frame.header.kind == ChunkKind::OverviewDescriptors; });
+    if (index.formatMinor < 2 || !index.complete || !stored) return std::optional<ReportOverview>();
+
+    ReportOverview overview;
+    overview.fileBytes = file.size();
+    Trace& trace = overview.trace;
+    std::optional<TimeRange> span;
+    const auto visit = [&](const rep::Chunk& chunk, const rep::FrameRef& frame) -> Status {
+        if (chunk.has_overview_descriptors()) {
+            rep::fromProto(chunk.overview_descriptors(), trace);
+            return {};
+        }
+        if (!chunk.has_tracks()) return {};
+        for (const auto& d : chunk.tracks().tracks()) {
+            std::optional<Track> track = rep::trackFromDescriptor(d);
+            if (!track)
+                return Status::failure(
+                    rep::damagedReport(path, frame.offset, "a track claims more than 2^32 events"));
+            overview.events += track->laneBegin.back();
+            trace.tracks.push_back(std::move(*track));
+        }
+        span = rep::storedSpan(chunk.tracks(), index.formatMinor);
+        return {};
+    };
+    const Result<rep::StructureRead> read = rep::readStructureChunks(file, index, path, trace, visit);
+    if (!read) return Outcome::failure(read.error());
+    if (Status sized = sizeOverviewLanes(trace, index, path); !sized) return Outcome::failure(sized.error());
+
+    EventBatchDecoder decoder(trace, path);
+    decoder.allocate();
+    std::vector<const rep::FrameRef*> batches;
+    for (const rep::FrameRef& frame : index.frames)
+        if (frame.header.kind == ChunkKind::Overview) batches.push_back(&frame);
+    std::mutex errorMutex;
+    std::string firstError;
+    parallelFor(batches.size(), [&, scratch = std::string(), chunk = rep::Chunk()](size_t i) mutable {
+        const rep::FrameRef& frame = *batches[i];
+        const Status decoded = !rep::decompress(rep::framePayload(file, frame), frame.header.rawSize, scratch)
+                || !chunk.ParseFromString(scratch) || !chunk.has_overview()
+            ? Status::failure(rep::damagedReport(path, frame.offset, "an overview batch fails its checksum"))
+            : decoder.decode(chunk.overview(), frame.offset);
+        if (decoded) return true;
+        std::lock_guard lock(errorMutex);
+        if (firstError.empty()) firstError = decoded.error();
+        return false;
+    });
+    if (!firstError.empty()) return Outcome::failure(firstError);
+    if (Status complete = decoder.checkComplete(); !complete) return Outcome::failure(complete.error());
+
+    trace.buildIndexes();
+    if (span) trace.span = *span;
+    trace.storedFormat = {index.formatMajor, index.formatMinor};
+    return std::optional<ReportOverview>(std::move(overview));
+}
+
+} // namespace
+
+Result<std::optional<ReportOverview>> readReportOverview(const std::string& path)
+{
+    try {
+        return readOverviewUnguarded(path);
+    } catch (const std::bad_alloc&) {
+        return Outcome::failure("Cannot open '" + path
+            + "': there is not enough memory to load its overview; close other programs and try again.");
+    }
+}
+
+} // namespace sightline

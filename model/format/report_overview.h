@@ -1,0 +1,36 @@
+// The overview of a report: what the viewer paints first, before any event batch is decoded.
+// A format 1.2 .rep stores, after its track list, each lane's overview (model/build/
+// overview_tracks.h: a few thousand stand-in events per lane that draw the same whole-span
+// picture as the lane's real events). Reading it touches only the small chunks at the start of
+// the file, so its cost does not grow with the report's event count.
+//
+// The overview Trace has the report's metadata, strings, entities, diagnostics and span, and
+// every stored track with its key and lane count, holding the stand-ins instead of events
+// (indexes built); its descriptor tables are the overview's own (model/build/overview_tracks.h),
+// not the report's, and it has no flows. It has no counters and no CPU profile. Its events are not the
+// report's: views show it as a picture only (no tooltips, selection or tables) until the
+// report itself is loaded.
+#pragma once
+
+#include "model/common/result.h"
+#include "model/format/report_outline.h"
+#include "model/trace/trace.h"
+
+#include <optional>
+#include <string>
+
+namespace sightline {
+
+struct ReportOverview
+{
+    Trace trace; // the stand-ins, per track and lane as stored
+    uint64_t events = 0; // the report's own event count
+    uint64_t fileBytes = 0;
+};
+
+// The overview of a .rep file of format 1.2 or later. Fails with one sentence for a file that
+// is not a report or is damaged; returns no value (and no error) for a report that stores no
+// overview (older, small, or cut short): the caller opens those whole.
+Result<std::optional<ReportOverview>> readReportOverview(const std::string& path);
+
+} // namespace sightline

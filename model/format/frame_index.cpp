@@ -47,17 +47,16 @@ bool readFooter(std::span<const unsigned char> file, FrameIndex& index, const He
     if (!chunk.ParseFromString(raw) || !chunk.has_footer()) return false;
     for (const auto& entry : chunk.footer().chunks()) {
         if (entry.offset() < kPreambleSize || !headerFits(file, entry.offset(), footerOffset)) return false;
+        FrameRef frame {entry.offset(), FrameHeader {0, 0, ChunkKind(entry.kind())}};
         if (headerWanted && validKind(entry.kind()) && !headerWanted(ChunkKind(entry.kind()))) {
             // Its header is not read, so its page of the file is not touched.
-            FrameRef frame {entry.offset(), FrameHeader {0, 0, ChunkKind(entry.kind())}};
             frame.headerRead = false;
-            index.frames.push_back(frame);
-            continue;
+        } else {
+            frame.header = decodeFrameHeader(file.data() + entry.offset());
+            if (uint32_t(frame.header.kind) != entry.kind() || !fits(file, entry.offset(), frame.header))
+                return false;
         }
-        const FrameHeader fh = decodeFrameHeader(file.data() + entry.offset());
-        if (uint32_t(fh.kind) != entry.kind() || !fits(file, entry.offset(), fh)) return false;
-        FrameRef frame {entry.offset(), fh};
-        if (fh.kind == ChunkKind::Events || fh.kind == ChunkKind::Overview) {
+        if (frame.header.kind == ChunkKind::Events || frame.header.kind == ChunkKind::Overview) {
             frame.track = entry.track();
             frame.lane = entry.lane();
             frame.firstIndex = entry.first_index();

@@ -25,8 +25,8 @@ struct FrameRef
     uint32_t track = kUnknownTrack;
     uint32_t lane = 0, firstIndex = 0, count = 0;
     std::optional<TimeRange> starts; // of its first and last events (a 1.1 footer)
-    // False for a frame whose header was left unread (see indexFrames): only its offset and
-    // kind are known, its sizes are zero.
+    // False for a frame whose header was left unread (see indexFrames): its offset, kind and
+    // what the footer says of a batch are known, its sizes are zero.
     bool headerRead = true;
 };
 
@@ -47,6 +47,13 @@ using HeaderFilter = std::function<bool(ChunkKind)>;
 // pages of the file, not one page per batch (each a read of the disk when the file is cold).
 Result<FrameIndex> indexFrames(
     std::span<const unsigned char> file, const std::string& path, const HeaderFilter& headerWanted = {});
+
+// Whether a batch whose events start within `starts` (none: not known) may hold events that
+// start in `range`: the rule of every read of a range.
+inline bool startsReach(const std::optional<TimeRange>& starts, TimeRange range)
+{
+    return !starts || (starts->end >= range.start && starts->start < range.end);
+}
 
 // The compressed bytes of a frame.
 inline std::span<const unsigned char> framePayload(std::span<const unsigned char> file, const FrameRef& frame)

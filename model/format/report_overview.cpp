@@ -53,6 +53,18 @@ Status sizeOverviewLanes(Trace& trace, const rep::FrameIndex& index, const std::
     return {};
 }
 
+} // namespace
+
+uint64_t ReportOverview::eventsStartingIn(TimeRange range) const
+{
+    uint64_t decoded = 0;
+    for (const Batch& batch : eventBatches)
+        if (rep::startsReach(batch.starts, range)) decoded += batch.count;
+    return decoded;
+}
+
+namespace {
+
 // readReportOverview without its guard against running out of memory.
 Outcome readOverviewUnguarded(const std::string& path)
 {
@@ -118,6 +130,9 @@ Outcome readOverviewUnguarded(const std::string& path)
     if (!firstError.empty()) return Outcome::failure(firstError);
     if (Status complete = decoder.checkComplete(); !complete) return Outcome::failure(complete.error());
 
+    for (const rep::FrameRef& frame : index.frames)
+        if (frame.header.kind == ChunkKind::Events)
+            overview.eventBatches.push_back({frame.starts, frame.count});
     trace.buildIndexes();
     if (span) trace.span = *span;
     trace.storedFormat = {index.formatMajor, index.formatMinor};

@@ -18,6 +18,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace sightline {
 
@@ -26,7 +27,23 @@ struct ReportOverview
     Trace trace; // the stand-ins, per track and lane as stored
     uint64_t events = 0; // the report's own event count
     uint64_t fileBytes = 0;
+    // The report's event batches as its footer lists them: where their events start and how
+    // many they hold, so that a viewer knows what reading a range costs before reading it.
+    struct Batch
+    {
+        std::optional<TimeRange> starts;
+        uint32_t count = 0;
+    };
+    std::vector<Batch> eventBatches;
+
+    // At most how many events a read of `range` decodes (ReadOptions::select's startsIn):
+    // every batch reaching into it, whole.
+    uint64_t eventsStartingIn(TimeRange range) const;
 };
+
+// Memory a report takes once read whole with its indexes, per event (31-36 bytes measured on
+// generated reports of 10M and 1B events, peak included), to weigh a read against a budget.
+constexpr uint64_t kResidentBytesPerEvent = 40;
 
 // The overview of a .rep file of format 1.2 or later. Fails with one sentence for a file that
 // is not a report or is damaged; returns no value (and no error) for a report that stores no

@@ -165,9 +165,7 @@ Result<std::vector<std::vector<KeptRun>>> runsStartingIn(const Trace& trace, con
             || end > track.lane(frame.lane).end)
             return Result<Runs>::failure(
                 rep::damagedReport(path, frame.offset, "its index places an event batch outside its lane"));
-        const bool reaches
-            = !frame.starts || (frame.starts->end >= range.start && frame.starts->start < range.end);
-        if (!reaches) continue;
+        if (!rep::startsReach(frame.starts, range)) continue;
         KeptRun& run = runs[slot][frame.lane];
         run.begin = std::min(run.begin, first);
         run.end = std::max(run.end, end);

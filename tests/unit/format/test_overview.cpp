@@ -18,11 +18,12 @@ using namespace sightline;
 
 namespace {
 
-std::string writeTestReport(const std::filesystem::path& dir, const Trace& trace)
+std::string writeTestReport(
+    const std::filesystem::path& dir, const Trace& trace, uint32_t eventsPerChunk = 4096)
 {
     const std::string path = (dir / "report.rep").string();
     WriteOptions options;
-    options.eventsPerChunk = 4096;
+    options.eventsPerChunk = eventsPerChunk;
     options.overviewFromEvents = 0;
     REQUIRE(writeReport(trace, path, options).ok());
     return path;
@@ -194,4 +195,25 @@ TEST_CASE("a damaged overview batch is refused with a sentence naming the file")
     REQUIRE(!read);
     CHECK(read.error().find("damaged.rep") != std::string::npos);
     CHECK(read.error().find("damaged") != std::string::npos);
+}
+
+TEST_CASE("the overview says how many events a read of a range decodes, before it is read")
+{
+    const auto dir = test::scratchDir("overview-5");
+    const Trace trace = gen::generateTrace({.events = 60000});
+    const std::string path = writeTestReport(dir, trace, 256);
+    const Result<std::optional<ReportOverview>> read = readReportOverview(path);
+    REQUIRE(read);
+    REQUIRE(read->has_value());
+    const ReportOverview& overview = read.value().value();
+    CHECK(overview.eventsStartingIn(trace.span) == trace.eventCount());
+    const TimeRange tenth {trace.span.start + trace.span.duration() / 2,
+        trace.span.start + trace.span.duration() / 2 + trace.span.duration() / 10};
+    ReadOptions options;
+    options.select.startsIn = tenth;
+    const Result<Trace> part = readReport(path, options);
+    REQUIRE(part);
+    // The estimate is what the read decodes, and far less than the whole report.
+    CHECK(overview.eventsStartingIn(tenth) == part->eventCount());
+    CHECK(overview.eventsStartingIn(tenth) < trace.eventCount() / 2);
 }

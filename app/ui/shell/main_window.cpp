@@ -254,6 +254,10 @@ ReportTab* MainWindow::addTab(const QString& path)
     connect(
         tab, &ReportTab::loadFailed, this, [this, tab](const QString& error) { onReportFailed(tab, error); });
     connect(tab, &ReportTab::loadCancelled, this, [this, tab] { onReportCancelled(tab); });
+    // The overview's timeline drives the menus and the status bar until the report replaces it.
+    connect(tab, &ReportTab::overviewShown, this, [this, tab] {
+        if (tab == currentReport()) onCurrentChanged();
+    });
     m_tabs->setCurrentIndex(index);
     return tab;
 }

@@ -1,5 +1,7 @@
 #include "app/ui/shell/report_loader.h"
 
+#include "model/format/report_io.h"
+#include "model/format/report_overview.h"
 #include "model/import/open_trace.h"
 #include "views/timeline/rows/projected_nvtx_tracks.h"
 
@@ -39,6 +41,33 @@ LoadOutcome loadTraceFile(const QString& path)
     return readTrace(path, ReadOptions {});
 }
 
+std::optional<LoadOutcome> loadReportOverview(const QString& path)
+{
+    const std::string file = path.toStdString();
+    if (!looksLikeReport(file)) return std::nullopt;
+    QElapsedTimer clock;
+    clock.start();
+    auto result = readReportOverview(file);
+    LoadOutcome outcome;
+    if (!result) {
+        outcome.status = LoadOutcome::Status::Failed;
+        outcome.error = QString::fromStdString(result.error());
+    } else if (!result.value()) {
+        return std::nullopt;
+    } else {
+        ReportOverview& overview = *result.value();
+        // The rows the full report will have, the derived ones included, so the picture keeps
+        // its place when the report replaces it.
+        views::addProjectedNvtxTracks(overview.trace);
+        outcome.status = LoadOutcome::Status::Loaded;
+        outcome.overview = true;
+        outcome.reportEvents = overview.events;
+        outcome.trace = std::make_shared<const Trace>(std::move(overview.trace));
+    }
+    outcome.seconds = double(clock.nsecsElapsed()) / 1e9;
+    return outcome;
+}
+
 // What the worker and the request share. It lives in the GUI thread and is deleted there
 // (deleteLater) when the last of the two lets go, so the worker may emit through it safely.
 class LoadChannel : public QObject
@@ -61,15 +90,23 @@ public:
         }
     }
 
-    // Worker thread: hands the outcome to the GUI thread, where `delivered` is emitted.
+    // Worker thread: hands the outcome to the GUI thread, where `delivered` is emitted. Both
+    // go through the one queue of this object, so an overview always arrives first.
     void deliver(LoadOutcome outcome)
     {
         QMetaObject::invokeMethod(
             this, [this, outcome = std::move(outcome)] { emit delivered(outcome); }, Qt::QueuedConnection);
     }
+    void deliverOverview(LoadOutcome overview)
+    {
+        QMetaObject::invokeMethod(
+            this, [this, overview = std::move(overview)] { emit overviewDelivered(overview); },
+            Qt::QueuedConnection);
+    }
 
 signals:
     void progressed(qint64 bytesDone, qint64 bytesTotal);
+    void overviewDelivered(const sightline::ui::LoadOutcome& overview);
     void delivered(const sightline::ui::LoadOutcome& outcome);
 
 private:
@@ -87,6 +124,10 @@ LoadRequest::LoadRequest(QString path, QObject* parent)
         if (done <= m_bytesShown) return;
         m_bytesShown = done;
         emit progressed(done, total);
+    });
+    // Cancel wins here too: an overview on its way when Cancel was clicked is dropped.
+    connect(m_channel.get(), &LoadChannel::overviewDelivered, this, [this](const LoadOutcome& overview) {
+        if (m_running && !m_channel->cancelled) emit overviewReady(overview);
     });
     connect(m_channel.get(), &LoadChannel::delivered, this, [this](const LoadOutcome& outcome) {
         m_running = false;
@@ -113,6 +154,12 @@ void LoadRequest::start()
     if (m_running) return;
     m_running = true;
     QThreadPool::globalInstance()->start([channel = m_channel, path = m_path] {
+        // The overview first; a damaged one is left to the full read below to report.
+        if (!channel->cancelled) {
+            std::optional<LoadOutcome> overview = loadReportOverview(path);
+            if (overview && overview->status == LoadOutcome::Status::Loaded && !channel->cancelled)
+                channel->deliverOverview(std::move(*overview));
+        }
         ReadOptions options;
         options.cancel = &channel->cancelled;
         options.progress

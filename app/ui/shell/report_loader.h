@@ -1,11 +1,16 @@
 // Loading a trace file off the GUI thread. A LoadRequest lives in the GUI thread; its worker
-// runs on the global thread pool, opens the file through the model's openTrace (a .rep report,
-// an Nsight Systems SQLite export or a PyTorch/Chrome JSON trace, by content; progress in bytes,
-// stop on cancel) and talks back only through queued signals. Invariants: `finished` is emitted exactly
-// once per started request, in the GUI thread, unless the request is destroyed first (then
-// nothing is emitted and the worker is told to stop); once cancel() was called, `finished`
-// says Cancelled even when the worker had already finished; progress only grows and is
-// throttled to about one signal per permille of the file.
+// runs on the global thread pool and talks back only through queued signals. For a .rep report
+// that stores an overview (format 1.2, model/format/report_overview.h) the worker reads that
+// first, from the file's first chunks, and hands it over at once (`overviewReady`), so the
+// viewer paints the whole timeline before any event batch is decoded; an overview that cannot
+// be read is no error by itself. Then it opens the file through the model's openTrace (a .rep
+// report, an Nsight Systems SQLite export or a PyTorch/Chrome JSON trace, by content; progress
+// in bytes, stop on cancel). Invariants: `finished` is emitted exactly once per started
+// request, in the GUI thread, unless the request is destroyed first (then nothing is emitted
+// and the worker is told to stop); once cancel() was called, `finished` says Cancelled even
+// when the worker had already finished; `overviewReady` is emitted at most once, always
+// before `finished` and never once cancel() was called; progress only grows and is throttled
+// to about one signal per permille of the file.
 #pragma once
 
 #include "model/trace/trace.h"
@@ -13,6 +18,7 @@
 #include <QObject>
 #include <QString>
 #include <memory>
+#include <optional>
 
 namespace sightline::ui {
 
@@ -21,6 +27,10 @@ struct LoadOutcome
     enum class Status { Loaded, Failed, Cancelled };
     Status status = Status::Failed;
     std::shared_ptr<const Trace> trace; // Loaded only
+    // The trace is the report's overview: stand-ins that draw the report's picture, not its
+    // events; `reportEvents` is the report's own event count.
+    bool overview = false;
+    uint64_t reportEvents = 0; // overviews only
     QString error; // Failed only: one sentence naming the file
     double seconds = 0; // wall time of the load
 };
@@ -28,6 +38,11 @@ struct LoadOutcome
 // Reads any trace file the model understands, on the calling thread (the screenshot mode and
 // the worker both use it). The error sentence names the file.
 LoadOutcome loadTraceFile(const QString& path);
+
+// Reads the overview of a .rep report on the calling thread: Loaded (with `overview` set), or
+// Failed with one sentence naming the file when the report is damaged; no value for a file
+// that stores no overview (not a report, an older format, a small report, one cut short).
+std::optional<LoadOutcome> loadReportOverview(const QString& path);
 
 class LoadChannel;
 
@@ -45,6 +60,8 @@ public:
 
 signals:
     void progressed(qint64 bytesDone, qint64 bytesTotal);
+    // The report's overview (LoadOutcome::overview), while the report itself loads.
+    void overviewReady(const sightline::ui::LoadOutcome& overview);
     void finished(const sightline::ui::LoadOutcome& outcome);
 
 private:

@@ -6,10 +6,12 @@
 #include "views/expert/expert_view.h"
 #include "views/summary/analysis_summary.h"
 #include "views/timeline/interaction/navigation.h"
+#include "views/timeline/interaction/timeline_state.h"
 #include "views/timeline/widgets/timeline_view.h"
 
 #include <QComboBox>
 #include <QFileInfo>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
@@ -28,7 +30,38 @@ namespace {
 constexpr int kProgressSteps = 1000; // the bar counts permille: file sizes overflow an int
 constexpr int kEventsPanePercent = 38; // the Events View's first share of the tab's height
 constexpr int kExpertPanePercent = 30; // the Expert view's: a short tree over a few lines of text
+
+// Where the user scrolled to: the first stored track's row from the top of the view, and how
+// far the view starts below that row's top. An overview and its report know a stored track by
+// the same id, whatever rows only the report has (its projected NVTX rows, drawn from
+// correlations that stand-ins do not keep), so the same rows stay on screen.
+struct ScrollAnchor
+{
+    TrackId track;
+    int offset = 0;
+};
+
+std::optional<ScrollAnchor> scrollAnchorOf(const views::TimelineState& state)
+{
+    if (state.scrollY() == 0) return std::nullopt; // the top stays the top
+    const std::vector<views::VisibleRow>& rows = state.layout().rows();
+    for (size_t r = size_t(std::max(state.layout().rowAt(state.scrollY()), 0)); r < rows.size(); ++r) {
+        const views::RowNode& node = state.rows().node(rows[r].node);
+        if (node.isGroup() || node.tracks.size() != 1 || node.tracks[0].value >= state.trace().tracks.size())
+            continue;
+        return ScrollAnchor {node.tracks[0], state.scrollY() - rows[r].top};
+    }
+    return std::nullopt;
 }
+
+void scrollToAnchor(views::TimelineState& state, const ScrollAnchor& anchor)
+{
+    const int node = state.rows().leafOf(anchor.track);
+    const int row = node < 0 ? -1 : state.layout().rowOfNode(node);
+    if (row >= 0) state.setScrollY(state.layout().rows()[size_t(row)].top + anchor.offset);
+}
+
+} // namespace
 
 ReportTab::ReportTab(QString path, QWidget* parent)
     : QWidget(parent)
@@ -85,7 +118,9 @@ void ReportTab::load()
     // The newest request wins: the running one is cancelled and its signals are dropped with it.
     if (m_request) m_request->cancel();
     m_request = std::make_unique<LoadRequest>(m_path);
+    m_loadPercent = 0;
     connect(m_request.get(), &LoadRequest::progressed, this, &ReportTab::onProgress);
+    connect(m_request.get(), &LoadRequest::overviewReady, this, &ReportTab::onOverview);
     connect(m_request.get(), &LoadRequest::finished, this, &ReportTab::onFinished);
     showLoadingPage();
     m_request->start();
@@ -106,6 +141,39 @@ void ReportTab::onProgress(qint64 bytesDone, qint64 bytesTotal)
             ? tr("Building indexes…")
             : tr("%1 of %2")
                   .arg(locale.formattedDataSize(bytesDone, 1), locale.formattedDataSize(bytesTotal, 1)));
+    m_loadPercent = int(std::min(bytesDone, bytesTotal) * 100 / bytesTotal);
+    if (m_showsOverview) setOverviewLine(overviewLoadingSentence(), true);
+}
+
+void ReportTab::onOverview(const LoadOutcome& overview)
+{
+    // A reload keeps the report shown until the new one has loaded, so that a failed or
+    // cancelled reload still leaves it.
+    if (m_trace) return;
+    showOverview(overview);
+}
+
+void ReportTab::showOverview(const LoadOutcome& overview)
+{
+    m_trace.reset();
+    m_overviewEvents = overview.reportEvents;
+    m_showsOverview = true;
+    replacePage(overview.trace);
+    setOverviewLine(overviewLoadingSentence(), true);
+    emit overviewShown();
+}
+
+QString ReportTab::overviewLoadingSentence() const
+{
+    return tr("Overview: drawn from the report's summary while its %1 events load (%2%).")
+        .arg(QLocale().toString(qulonglong(m_overviewEvents)))
+        .arg(m_loadPercent);
+}
+
+void ReportTab::setOverviewLine(const QString& sentence, bool offerCancel)
+{
+    m_overviewText->setText(sentence);
+    m_overviewCancel->setVisible(offerCancel);
 }
 
 void ReportTab::onFinished(const LoadOutcome& outcome)
@@ -119,10 +187,17 @@ void ReportTab::onFinished(const LoadOutcome& outcome)
         return;
     case LoadOutcome::Status::Failed:
         showReportPage();
+        if (m_showsOverview)
+            setOverviewLine(tr("Overview only: the report's events could not be loaded; reopen it to try "
+                               "again."),
+                false);
         emit loadFailed(outcome.error);
         return;
     case LoadOutcome::Status::Cancelled:
         showReportPage();
+        if (m_showsOverview)
+            setOverviewLine(
+                tr("Overview only: loading was cancelled; reopen the report to see its events."), false);
         emit loadCancelled();
         return;
     }
@@ -135,24 +210,46 @@ void ReportTab::showReportPage()
 
 void ReportTab::showTrace(std::shared_ptr<const Trace> trace)
 {
+    // The report replacing its overview keeps where the user went meanwhile: both span the
+    // report, so the range and the selection fit, and both have the stored tracks' rows.
+    const bool fromOverview = m_showsOverview;
+    const TimeRange visible = fromOverview ? m_timeline->visibleRange() : TimeRange {};
+    const std::optional<TimeRange> selection = fromOverview ? m_timeline->selection() : std::nullopt;
+    const std::optional<ScrollAnchor> scrolled
+        = fromOverview ? scrollAnchorOf(m_timeline->state()) : std::nullopt;
+    m_trace = std::move(trace);
+    m_showsOverview = false;
+    replacePage(m_trace);
+    if (!fromOverview) return;
+    m_timeline->setVisibleRange(visible);
+    m_timeline->setSelection(selection);
+    if (scrolled) scrollToAnchor(m_timeline->state(), *scrolled);
+}
+
+void ReportTab::replacePage(const std::shared_ptr<const Trace>& shown)
+{
     // A reload keeps the view and the pane the user had.
     const ReportView view = m_reportPage ? currentView() : ReportView::Timeline;
     const bool paneShown = m_reportPage && isEventsPaneShown();
     const bool callStacksShown = m_reportPage && isCallStacksPaneShown();
     const bool expertShown = m_reportPage && isExpertPaneShown();
     QWidget* previous = m_reportPage;
-    m_trace = std::move(trace);
     m_summary = nullptr;
     m_callStacks = nullptr;
     m_expert = nullptr;
-    m_reportPage = buildReportPage(m_trace);
+    m_overviewText = nullptr;
+    m_overviewCancel = nullptr;
+    m_reportPage = buildReportPage(shown);
+    // Laid out at the size of the page it replaces, so the timeline's rows and scroll range
+    // are those the user saw.
+    if (previous) m_reportPage->setGeometry(previous->geometry());
     m_pages->addWidget(m_reportPage);
     m_pages->setCurrentWidget(m_reportPage);
     if (previous) {
         m_pages->removeWidget(previous);
         previous->deleteLater();
     }
-    connectTimelineAndEvents();
+    if (!m_showsOverview) connectTimelineAndEvents();
     setEventsPaneShown(paneShown);
     setCallStacksPaneShown(callStacksShown);
     setExpertPaneShown(expertShown);
@@ -201,16 +298,21 @@ QWidget* ReportTab::buildReportPage(const std::shared_ptr<const Trace>& trace)
 
     m_timeline = new views::TimelineView(trace, page);
     m_timeline->setObjectName(QStringLiteral("timeline"));
-    m_events = new views::EventsView(trace, page);
-    m_events->setObjectName(QStringLiteral("eventsView"));
-    m_events->hide();
+    m_timeline->setPictureOnly(m_showsOverview);
     m_timelineSplit = new QSplitter(Qt::Vertical, page);
     m_timelineSplit->setObjectName(QStringLiteral("timelineSplit"));
     m_timelineSplit->setChildrenCollapsible(false);
     m_timelineSplit->addWidget(m_timeline);
-    m_timelineSplit->addWidget(m_events);
     m_timelineSplit->setStretchFactor(0, 1);
-    m_timelineSplit->setStretchFactor(1, 0);
+    // An overview's stand-ins are not events to list.
+    m_events = nullptr;
+    if (!m_showsOverview) {
+        m_events = new views::EventsView(trace, page);
+        m_events->setObjectName(QStringLiteral("eventsView"));
+        m_events->hide();
+        m_timelineSplit->addWidget(m_events);
+        m_timelineSplit->setStretchFactor(1, 0);
+    }
 
     m_views = new QStackedWidget(page);
     m_views->addWidget(m_timelineSplit);
@@ -220,6 +322,7 @@ QWidget* ReportTab::buildReportPage(const std::shared_ptr<const Trace>& trace)
     column->setContentsMargins(0, 0, 0, 0);
     column->setSpacing(0);
     column->addLayout(bar);
+    if (m_showsOverview) column->addWidget(buildOverviewLine(page));
     column->addWidget(new DiagnosticsBanner(trace->diagnostics, page));
     column->addWidget(m_views, 1);
 
@@ -229,6 +332,25 @@ QWidget* ReportTab::buildReportPage(const std::shared_ptr<const Trace>& trace)
     connect(m_callStacksButton, &QToolButton::toggled, this, &ReportTab::setCallStacksPaneShown);
     connect(m_expertButton, &QToolButton::toggled, this, &ReportTab::setExpertPaneShown);
     return page;
+}
+
+QWidget* ReportTab::buildOverviewLine(QWidget* page)
+{
+    auto* line = new QFrame(page);
+    line->setObjectName(QStringLiteral("overviewLine"));
+    line->setFrameShape(QFrame::StyledPanel);
+    m_overviewText = new QLabel(line);
+    m_overviewText->setObjectName(QStringLiteral("overviewText"));
+    m_overviewText->setWordWrap(true);
+    m_overviewCancel = new QPushButton(tr("Cancel"), line);
+    m_overviewCancel->setObjectName(QStringLiteral("cancelOverviewLoadButton"));
+    m_overviewCancel->setToolTip(tr("Stop loading the report's events and keep this overview"));
+    connect(m_overviewCancel, &QPushButton::clicked, this, &ReportTab::cancelLoad);
+    auto* row = new QHBoxLayout(line);
+    row->setContentsMargins(8, 2, 4, 2);
+    row->addWidget(m_overviewText, 1);
+    row->addWidget(m_overviewCancel);
+    return line;
 }
 
 void ReportTab::connectTimelineAndEvents()
@@ -374,7 +496,8 @@ ReportView ReportTab::currentView() const
 void ReportTab::setCurrentView(ReportView view)
 {
     if (!m_views) return;
-    if (view == ReportView::Summary) summary();
+    // Without the report's events (an overview) there is no summary to show.
+    if (view == ReportView::Summary && !summary()) view = ReportView::Timeline;
     m_views->setCurrentIndex(int(view));
     updateViewBar();
 }
@@ -416,6 +539,11 @@ void ReportTab::updateViewBar()
     const QSignalBlocker blockButton(m_eventsButton);
     const QSignalBlocker blockCallStacks(m_callStacksButton);
     const QSignalBlocker blockExpert(m_expertButton);
+    // An overview shows the timeline only: the other views need the report's events.
+    const bool hasEvents = m_trace != nullptr;
+    m_viewSelector->setEnabled(hasEvents);
+    m_eventsButton->setEnabled(hasEvents);
+    m_expertButton->setEnabled(hasEvents);
     m_viewSelector->setCurrentIndex(int(currentView()));
     m_eventsButton->setChecked(isEventsPaneShown());
     m_eventsButton->setVisible(currentView() == ReportView::Timeline);

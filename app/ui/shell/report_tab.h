@@ -9,10 +9,16 @@
 // stats row click lists its events in Timeline View, and the Expert pane (a third bottom pane,
 // following the timeline's selection too) shows a chosen finding's evidence: the timeline zooms
 // to it and the Events View lists its events.
+// A report that stores an overview (format 1.2) is painted before its events are decoded: the
+// tab shows the overview as a picture-only timeline, with a line saying how far the load is
+// and a Cancel button, the controls that need events disabled; the report replaces it keeping
+// the visible range, the selected range and the scroll position the user chose meanwhile.
 // Invariants: the newest load request of a tab wins. Starting a load cancels and forgets the
 // one running, so a stale result never replaces a newer one; a failed or cancelled reload keeps
-// the views shown before. The Analysis Summary is built on first use (its statistics run over
-// the whole trace), and always knows the timeline's current selection.
+// the views shown before (a reload of a report already shown shows no overview), and a first
+// load that fails or is cancelled after its overview keeps the overview, saying so. The
+// Analysis Summary is built on first use (its statistics run over the whole trace), and always
+// knows the timeline's current selection.
 #pragma once
 
 #include "app/ui/shell/report_loader.h"
@@ -26,6 +32,7 @@
 class QComboBox;
 class QLabel;
 class QProgressBar;
+class QPushButton;
 class QSplitter;
 class QStackedLayout;
 class QStackedWidget;
@@ -59,10 +66,16 @@ public:
     void load();
     // Shows a trace already in memory (the screenshot mode loads on the calling thread).
     void showTrace(std::shared_ptr<const Trace> trace);
+    // Shows a report's overview (LoadOutcome::overview) in place of what is shown, as the
+    // picture of a report that is still loading.
+    void showOverview(const LoadOutcome& overview);
     void cancelLoad();
 
     bool isLoading() const { return m_request != nullptr; }
-    // The loaded report's views; null before the first load finishes.
+    // True while the report page shows an overview rather than the report's events.
+    bool isShowingOverview() const { return m_showsOverview; }
+    // The report's views; null before the first load (or its overview) arrives. While an
+    // overview is shown, the timeline is picture-only and there is no Events View.
     views::TimelineView* timeline() const { return m_timeline; }
     views::EventsView* eventsView() const { return m_events; }
     // The Analysis Summary, built on the first call (null before the first load finishes).
@@ -101,15 +114,23 @@ signals:
     void loaded(double seconds);
     void loadFailed(const QString& error);
     void loadCancelled();
+    // The page began showing the report's overview (the timeline is a new, picture-only one).
+    void overviewShown();
     void expertPaneShownChanged(bool shown);
 
 private:
     void onProgress(qint64 bytesDone, qint64 bytesTotal);
+    void onOverview(const LoadOutcome& overview);
     void onFinished(const LoadOutcome& outcome);
     QWidget* buildLoadingPage();
     void showLoadingPage();
     void showReportPage();
+    // Replaces the report page with one showing `shown` (the report, or its overview).
+    void replacePage(const std::shared_ptr<const Trace>& shown);
     QWidget* buildReportPage(const std::shared_ptr<const Trace>& trace);
+    QWidget* buildOverviewLine(QWidget* page);
+    void setOverviewLine(const QString& sentence, bool offerCancel);
+    QString overviewLoadingSentence() const;
     void connectTimelineAndEvents();
     void connectSummary();
     void giveTimelineShareTo(QWidget* pane, int percent); // percent of the tab's height
@@ -121,8 +142,17 @@ private:
     QLabel* m_loadingLabel = nullptr;
     QProgressBar* m_progress = nullptr;
     std::unique_ptr<LoadRequest> m_request;
+    int m_loadPercent = 0; // of the running load's bytes
 
-    // The loaded report's page; all of it is replaced when a reload finishes.
+    // While the page shows the report's overview: the report's event count, and the line
+    // above the timeline saying so.
+    bool m_showsOverview = false;
+    uint64_t m_overviewEvents = 0;
+    QLabel* m_overviewText = nullptr;
+    QPushButton* m_overviewCancel = nullptr;
+
+    // The loaded report's page; all of it is replaced when a reload finishes. m_trace is the
+    // report itself: null while only its overview is shown.
     std::shared_ptr<const Trace> m_trace;
     QWidget* m_reportPage = nullptr;
     QComboBox* m_viewSelector = nullptr;

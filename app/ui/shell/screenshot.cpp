@@ -4,6 +4,7 @@
 #include "app/ui/shell/report_loader.h"
 #include "app/ui/shell/report_tab.h"
 #include "app/ui/shell/status_summary.h"
+#include "model/format/report_io.h"
 #include "views/callstack/call_stack_view.h"
 #include "views/events/events_table_model.h"
 #include "views/events/events_view.h"
@@ -14,6 +15,7 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QLocale>
 #include <QPainter>
 #include <QTreeView>
 #include <cstdio>
@@ -139,6 +141,20 @@ bool showCallStacks(ReportTab& tab, const std::optional<TimeRange>& range)
     return true;
 }
 
+// The report, or with `overview` its overview; Failed with one sentence when neither can be shown.
+LoadOutcome loadForScreenshot(const QString& path, bool overview)
+{
+    if (!overview) return loadTraceFile(path);
+    if (std::optional<LoadOutcome> read = loadReportOverview(path)) return *read;
+    LoadOutcome none;
+    none.error
+        = QStringLiteral("'%1' stores no overview (reports of format 1.2 store one from %2 events on; "
+                         "older, smaller or cut reports open whole); leave out --overview, or rewrite a "
+                         "large older report with 'sightline import %1 -o NEW.rep'.")
+              .arg(path, QLocale().toString(qulonglong(WriteOptions {}.overviewFromEvents)));
+    return none;
+}
+
 } // namespace
 
 QImage renderWidget(QWidget& widget)
@@ -159,7 +175,7 @@ int runScreenshot(const ScreenshotOptions& options)
                            "or choose another OUT.png.")
                 .arg(options.outputPath, outputFolder));
 
-    LoadOutcome outcome = loadTraceFile(options.reportPath);
+    LoadOutcome outcome = loadForScreenshot(options.reportPath, options.overview);
     if (outcome.status != LoadOutcome::Status::Loaded) return fail(outcome.error);
     const TimeRange span = outcome.trace->span;
     if (options.range && (options.range->end <= span.start || options.range->start >= span.end)) {
@@ -174,7 +190,8 @@ int runScreenshot(const ScreenshotOptions& options)
     MainWindow window(MainWindow::Options {.persistState = false});
     window.setAttribute(Qt::WA_DontShowOnScreen);
     window.resize(options.size);
-    ReportTab* tab = window.showLoadedReport(options.reportPath, std::move(outcome.trace));
+    ReportTab* tab = window.showLoadedReport(options.reportPath, outcome.trace);
+    if (outcome.overview) tab->showOverview(outcome);
     window.show();
     window.resize(options.size);
     settle();

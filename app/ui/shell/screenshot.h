@@ -1,7 +1,8 @@
-// sightline-ui --screenshot: loads one report on the calling thread, lays out the main window
-// at the requested size without putting it on screen, applies the requested visible range and
-// writes the window to a PNG. Invariant: the PNG is exactly the requested size in pixels,
-// whatever the screen's device pixel ratio, and no QSettings are read or written.
+// sightline-ui --screenshot: loads one report (or with --overview only its overview) on the
+// calling thread, lays out the main window at the requested size without putting it on
+// screen, applies the requested visible range and writes the window to a PNG. Invariant: the
+// PNG is exactly the requested size in pixels, whatever the screen's device pixel ratio, and
+// no QSettings are read or written.
 #pragma once
 
 #include "app/ui/shell/shell_options.h"

@@ -65,10 +65,10 @@ Status failure(const QString& sentence)
 // Fills options.screenshot from the parser.
 Status readScreenshotOptions(const QCommandLineParser& parser, const QCommandLineOption& screenshot,
     const QCommandLineOption& size, const QCommandLineOption& range, const QCommandLineOption& view,
-    ShellOptions& options)
+    const QCommandLineOption& overview, ShellOptions& options)
 {
     if (!parser.isSet(screenshot)) {
-        for (const auto* option : {&size, &range, &view}) {
+        for (const auto* option : {&size, &range, &view, &overview}) {
             if (parser.isSet(*option))
                 return failure(
                     QStringLiteral("The option --%1 only applies together with --screenshot OUT.png")
@@ -114,6 +114,12 @@ Status readScreenshotOptions(const QCommandLineParser& parser, const QCommandLin
                                .arg(parser.value(view)));
         shot.view = *parsed;
     }
+    shot.overview = parser.isSet(overview);
+    if (shot.overview && shot.view != ScreenshotView::Timeline)
+        return failure(QStringLiteral("--overview shows the timeline only (the other views need the report's "
+                                      "events); leave out --view %1")
+                           .arg(parser.value(view))
+            + usageHint());
     options.screenshot = shot;
     return {};
 }
@@ -144,7 +150,11 @@ Result<ShellOptions> parseShellOptions(const QStringList& arguments)
                        "range) or callstacks (the Call Stacks pane under the timeline, the hottest leaf "
                        "function's callers opened; with --range, the samples in that range)."),
         QStringLiteral("NAME"));
-    parser.addOptions({help, version, screenshot, size, range, view});
+    const QCommandLineOption overview(QStringLiteral("overview"),
+        QStringLiteral("With --screenshot: show the report's overview (stored in reports of format 1.2 "
+                       "and later) as the viewer paints it while the report's events load, instead of "
+                       "the report itself (timeline only)."));
+    parser.addOptions({help, version, screenshot, size, range, view, overview});
     addQtOptions(parser);
     // "-platform offscreen" is one option, as Qt spells its own, not six single-letter ones.
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -168,7 +178,7 @@ Result<ShellOptions> parseShellOptions(const QStringList& arguments)
     options.showHelp = parser.isSet(help);
     options.showVersion = parser.isSet(version);
     options.files = parser.positionalArguments();
-    if (Status read = readScreenshotOptions(parser, screenshot, size, range, view, options); !read)
+    if (Status read = readScreenshotOptions(parser, screenshot, size, range, view, overview, options); !read)
         return Result<ShellOptions>::failure(read.error());
     return options;
 }

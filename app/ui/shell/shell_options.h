@@ -31,6 +31,9 @@ struct ScreenshotOptions
     std::optional<TimeRange> range;
     QString rangeText; // as typed, for messages
     ScreenshotView view = ScreenshotView::Timeline;
+    // Shows the report's overview (format 1.2, model/format/report_overview.h) as the viewer
+    // paints it while the report's events load, instead of the report (timeline only).
+    bool overview = false;
 };
 
 struct ShellOptions

@@ -91,6 +91,11 @@ void StatusSummary::showRange(TimeRange range)
     m_range->setText(tr("Visible %1 – %2 (%3)")
                          .arg(timestampText(range.start, resolution), timestampText(range.end, resolution),
                              durationText(range.duration())));
+    // A picture-only timeline (a report's overview) holds stand-ins, not the report's events.
+    if (m_timeline->isPictureOnly()) {
+        m_events->clear();
+        return;
+    }
     const Trace& trace = m_timeline->trace();
     const QLocale locale;
     m_events->setText(tr("%1 of %2 events in view")

@@ -138,7 +138,8 @@ TEST_CASE("Cancel on the loading page stops the load and closes the tab without 
 
     // The app is still usable: the same file opens normally afterwards.
     ui::ReportTab* again = window.openReport(path);
-    REQUIRE(waitUntil([&] { return again->timeline() != nullptr; }));
+    // Loaded, not only its overview.
+    REQUIRE(waitUntil([&] { return !again->isLoading() && again->timeline() != nullptr; }));
     CHECK(again->timeline()->trace().eventCount() == 300000);
 }
 
@@ -167,7 +168,7 @@ TEST_CASE("a reload that fails keeps the report shown before and says why")
     const QString path = test::writeGeneratedReport(folder, "changing.rep", 20000);
     ui::MainWindow window;
     ui::ReportTab* tab = window.openReport(path);
-    REQUIRE(waitUntil([&] { return tab->timeline() != nullptr; }));
+    REQUIRE(waitUntil([&] { return !tab->isLoading() && tab->timeline() != nullptr; }));
     views::TimelineView* before = tab->timeline();
 
     test::writeTextFile(folder, "changing.rep", "overwritten with garbage");

@@ -112,13 +112,22 @@ void TimelineCanvas::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
 }
 
+void TimelineCanvas::setPictureOnly(bool pictureOnly)
+{
+    m_pictureOnly = pictureOnly;
+    m_hover.reset();
+    update();
+}
+
 std::optional<EventRef> TimelineCanvas::eventAt(QPoint pos) const
 {
+    if (m_pictureOnly) return std::nullopt;
     return views::eventAt(m_state, QPointF(pos) + QPointF(0.5, 0.5));
 }
 
 QString TimelineCanvas::toolTipAt(QPoint pos) const
 {
+    if (m_pictureOnly) return {};
     if (const std::optional<EventRef> event = eventAt(pos))
         return describeEvent(m_state.trace(), *event).html();
     // A counter row: the value under the cursor.

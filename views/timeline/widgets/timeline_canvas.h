@@ -33,6 +33,8 @@ public:
     // Draws the ticks of the CPU samples whose stack is in `sortedStacks` (stack node ids,
     // sorted ascending) in a strong colour; null clears the highlight.
     void setHighlightedStacks(std::shared_ptr<const std::vector<uint32_t>> sortedStacks);
+    // With `pictureOnly` the events are stand-ins: no event is hit, hovered or described.
+    void setPictureOnly(bool pictureOnly);
     // The arrow buttons leading to off-screen correlated events, as last painted.
     const std::vector<JumpTarget>& jumpTargets() const { return m_jumpTargets; }
 
@@ -87,6 +89,7 @@ private:
     std::optional<EventRef> m_hover;
     std::optional<double> m_cursorX;
     std::vector<JumpTarget> m_jumpTargets;
+    bool m_pictureOnly = false;
 };
 
 } // namespace sightline::views

@@ -32,6 +32,7 @@ public:
     TimelineCanvas* canvas = nullptr;
     QScrollBar* scrollBar = nullptr;
     QSplitter* splitter = nullptr;
+    bool pictureOnly = false;
 };
 
 namespace {
@@ -180,6 +181,19 @@ void TimelineView::setHighlightedStacks(std::shared_ptr<const std::vector<uint32
     d->canvas->setHighlightedStacks(std::move(sortedStacks));
 }
 
+void TimelineView::setPictureOnly(bool pictureOnly)
+{
+    d->pictureOnly = pictureOnly;
+    d->canvas->setPictureOnly(pictureOnly);
+    if (!pictureOnly) return;
+    d->state->selectEvent(std::nullopt);
+    d->findBar->hide();
+}
+bool TimelineView::isPictureOnly() const
+{
+    return d->pictureOnly;
+}
+
 void TimelineView::setLaneHeight(int pixels)
 {
     d->state->setLaneHeight(pixels);
@@ -269,15 +283,17 @@ bool TimelineView::runAction(TimelineAction action)
         state.selectEvent(std::nullopt);
         break;
     case TimelineAction::Find:
-        d->findBar->activate();
+        if (!d->pictureOnly) d->findBar->activate();
         break;
     case TimelineAction::FindNext:
+        if (d->pictureOnly) break;
         if (d->findBar->field()->text().isEmpty())
             d->findBar->activate();
         else
             d->findBar->findNext();
         break;
     case TimelineAction::FindPrevious:
+        if (d->pictureOnly) break;
         if (d->findBar->field()->text().isEmpty())
             d->findBar->activate();
         else

@@ -51,6 +51,12 @@ public:
     // sorted list of stack node ids (CallStackSelection::stacks); null clears the highlight.
     void setHighlightedStacks(std::shared_ptr<const std::vector<uint32_t>> sortedStacks);
 
+    // A picture only: the trace's events are stand-ins (a report's overview, model/format/
+    // report_overview.h), so the timeline offers no event tooltips, event selection or find;
+    // zooming, panning and selecting a time range still work.
+    void setPictureOnly(bool pictureOnly);
+    bool isPictureOnly() const;
+
     // Additions beyond the shell's interface: row height (lane height in pixels), expanding
     // every row, the keyboard help dialog, running a key's action, and the parts, for tests
     // and the benchmark.

@@ -1,5 +1,6 @@
 // sightline-ui: the viewer. Opens the reports named on the command line in tabs, or with
 // --screenshot renders the main window for one report to a PNG and exits.
+#include "app/ui/common/memory_budget.h"
 #include "app/ui/shell/main_window.h"
 #include "app/ui/shell/screenshot.h"
 #include "app/ui/shell/shell_options.h"
@@ -32,6 +33,7 @@ int main(int argc, char** argv)
         std::printf("sightline-ui %s\n", SIGHTLINE_VERSION);
         return 0;
     }
+    if (options.memoryBudget) sightline::ui::setMemoryBudget(*options.memoryBudget);
     // A screenshot needs no display: use the offscreen platform unless one was chosen.
     if (options.screenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");

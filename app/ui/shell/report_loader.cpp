@@ -1,5 +1,6 @@
 #include "app/ui/shell/report_loader.h"
 
+#include "app/ui/common/memory_budget.h"
 #include "model/format/report_io.h"
 #include "model/format/report_overview.h"
 #include "model/import/open_trace.h"
@@ -63,6 +64,8 @@ std::optional<LoadOutcome> loadReportOverview(const QString& path)
         outcome.overview = true;
         outcome.reportEvents = overview.events;
         outcome.trace = std::make_shared<const Trace>(std::move(overview.trace));
+        overview.trace = Trace {};
+        outcome.batches = std::make_shared<const ReportOverview>(std::move(overview));
     }
     outcome.seconds = double(clock.nsecsElapsed()) / 1e9;
     return outcome;
@@ -153,19 +156,36 @@ void LoadRequest::start()
 {
     if (m_running) return;
     m_running = true;
-    QThreadPool::globalInstance()->start([channel = m_channel, path = m_path] {
-        // The overview first; a damaged one is left to the full read below to report.
-        if (!channel->cancelled) {
-            std::optional<LoadOutcome> overview = loadReportOverview(path);
-            if (overview && overview->status == LoadOutcome::Status::Loaded && !channel->cancelled)
-                channel->deliverOverview(std::move(*overview));
-        }
-        ReadOptions options;
-        options.cancel = &channel->cancelled;
-        options.progress
-            = [&channel](uint64_t done, uint64_t total) { channel->reportProgress(done, total); };
-        channel->deliver(readTrace(path, options));
-    });
+    QThreadPool::globalInstance()->start(
+        [channel = m_channel, path = m_path, range = m_range, budget = memoryBudget()] {
+            ReadOptions options;
+            options.cancel = &channel->cancelled;
+            options.progress
+                = [&channel](uint64_t done, uint64_t total) { channel->reportProgress(done, total); };
+            if (range) {
+                options.select.startsIn = range;
+                LoadOutcome outcome = readTrace(path, options);
+                outcome.range = range;
+                channel->deliver(std::move(outcome));
+                return;
+            }
+            // The overview first; a damaged one is left to the full read below to report.
+            if (!channel->cancelled) {
+                std::optional<LoadOutcome> overview = loadReportOverview(path);
+                if (overview && overview->status == LoadOutcome::Status::Loaded && !channel->cancelled) {
+                    const uint64_t events = overview->reportEvents;
+                    channel->deliverOverview(std::move(*overview));
+                    if (events > budget / kResidentBytesPerEvent) {
+                        LoadOutcome overBudget;
+                        overBudget.status = LoadOutcome::Status::OverBudget;
+                        overBudget.reportEvents = events;
+                        channel->deliver(std::move(overBudget));
+                        return;
+                    }
+                }
+            }
+            channel->deliver(readTrace(path, options));
+        });
 }
 
 void LoadRequest::cancel()

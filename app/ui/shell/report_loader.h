@@ -10,9 +10,12 @@
 // and the worker is told to stop); once cancel() was called, `finished` says Cancelled even
 // when the worker had already finished; `overviewReady` is emitted at most once, always
 // before `finished` and never once cancel() was called; progress only grows and is throttled
-// to about one signal per permille of the file.
+// to about one signal per permille of the file. A report whose events would take more memory
+// than the budget (app/ui/common/memory_budget.h) is not read whole: `finished` says
+// OverBudget after its overview, and a request with setRange reads one range of it.
 #pragma once
 
+#include "model/format/report_overview.h"
 #include "model/trace/trace.h"
 
 #include <QObject>
@@ -24,13 +27,18 @@ namespace sightline::ui {
 
 struct LoadOutcome
 {
-    enum class Status { Loaded, Failed, Cancelled };
+    // OverBudget: the report's events need more memory than the budget (app/ui/common/
+    // memory_budget.h), so only its overview was read; ranges of it can be read (setRange).
+    enum class Status { Loaded, Failed, Cancelled, OverBudget };
     Status status = Status::Failed;
     std::shared_ptr<const Trace> trace; // Loaded only
     // The trace is the report's overview: stand-ins that draw the report's picture, not its
-    // events; `reportEvents` is the report's own event count.
+    // events; `reportEvents` is the report's own event count, `batches` where its event batches
+    // start (its trace left empty), to weigh a range against the budget.
     bool overview = false;
-    uint64_t reportEvents = 0; // overviews only
+    uint64_t reportEvents = 0; // overviews and OverBudget
+    std::shared_ptr<const ReportOverview> batches; // overviews only
+    std::optional<TimeRange> range; // a read of a range (setRange): the range
     QString error; // Failed only: one sentence naming the file
     double seconds = 0; // wall time of the load
 };
@@ -54,6 +62,9 @@ public:
     ~LoadRequest() override; // cancels a running load
 
     const QString& path() const { return m_path; }
+    // Before start(): read only the events starting in `range` (and their batches' neighbours),
+    // with no overview first and no budget check: what the user asked for of a large report.
+    void setRange(TimeRange range) { m_range = range; }
     void start(); // once
     void cancel(); // the worker stops at its next check; `finished` then says Cancelled
     bool isRunning() const { return m_running; }
@@ -66,6 +77,7 @@ signals:
 
 private:
     QString m_path;
+    std::optional<TimeRange> m_range;
     std::shared_ptr<LoadChannel> m_channel;
     bool m_running = false;
     qint64 m_bytesShown = -1;

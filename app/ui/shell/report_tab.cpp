@@ -1,6 +1,8 @@
 #include "app/ui/shell/report_tab.h"
 
 #include "app/ui/common/diagnostics_banner.h"
+#include "app/ui/common/memory_budget.h"
+#include "model/text/time_text.h"
 #include "views/callstack/call_stack_view.h"
 #include "views/events/events_view.h"
 #include "views/expert/expert_view.h"
@@ -59,6 +61,14 @@ void scrollToAnchor(views::TimelineState& state, const ScrollAnchor& anchor)
     const int node = state.rows().leafOf(anchor.track);
     const int row = node < 0 ? -1 : state.layout().rowOfNode(node);
     if (row >= 0) state.setScrollY(state.layout().rows()[size_t(row)].top + anchor.offset);
+}
+
+// A range as the line above an over-budget report's timeline names it, to a thousandth of it.
+QString rangeText(TimeRange range)
+{
+    const Duration resolution = std::max<Duration>(1, range.duration() / 1000);
+    return QString::fromStdString(
+        formatTimestamp(range.start, resolution) + " - " + formatTimestamp(range.end, resolution));
 }
 
 } // namespace
@@ -142,7 +152,7 @@ void ReportTab::onProgress(qint64 bytesDone, qint64 bytesTotal)
             : tr("%1 of %2")
                   .arg(locale.formattedDataSize(bytesDone, 1), locale.formattedDataSize(bytesTotal, 1)));
     m_loadPercent = int(std::min(bytesDone, bytesTotal) * 100 / bytesTotal);
-    if (m_showsOverview) setOverviewLine(overviewLoadingSentence(), true);
+    if (m_showsOverview && !m_overBudget) setOverviewLine(overviewLoadingSentence(), true);
 }
 
 void ReportTab::onOverview(const LoadOutcome& overview)
@@ -155,11 +165,25 @@ void ReportTab::onOverview(const LoadOutcome& overview)
 
 void ReportTab::showOverview(const LoadOutcome& overview)
 {
+    // A report's time ranges read within the budget go back to it: the same rows, the same view.
+    const bool fromRange = m_loadedRange.has_value();
+    const TimeRange visible = fromRange ? m_timeline->visibleRange() : TimeRange {};
+    const std::optional<TimeRange> selection = fromRange ? m_timeline->selection() : std::nullopt;
     m_trace.reset();
+    m_loadedRange.reset();
+    m_overview = overview;
     m_overviewEvents = overview.reportEvents;
     m_showsOverview = true;
     replacePage(overview.trace);
-    setOverviewLine(overviewLoadingSentence(), true);
+    if (fromRange) {
+        m_timeline->setVisibleRange(visible);
+        m_timeline->setSelection(selection);
+    }
+    // A report over the budget is never read whole: its overview says so and offers ranges.
+    if (m_overBudget)
+        setOverviewLine(overBudgetSentence(), false);
+    else
+        setOverviewLine(overviewLoadingSentence(), true);
     emit overviewShown();
 }
 
@@ -174,6 +198,51 @@ void ReportTab::setOverviewLine(const QString& sentence, bool offerCancel)
 {
     m_overviewText->setText(sentence);
     m_overviewCancel->setVisible(offerCancel);
+    // A report over the budget offers its ranges, and the way back to its overview from one.
+    m_loadRangeButton->setVisible(m_overBudget && !offerCancel);
+    m_backToOverviewButton->setVisible(m_overBudget && !offerCancel && m_loadedRange.has_value());
+}
+
+QString ReportTab::overBudgetSentence() const
+{
+    const QLocale locale;
+    return tr("Overview only: this report's %1 events need about %2 of memory, more than the viewer's "
+              "budget of %3 (sightline-ui --memory-budget). Select a time range and choose Load Range to "
+              "see its events.")
+        .arg(locale.toString(qulonglong(m_overviewEvents)),
+            locale.formattedDataSize(qint64(m_overviewEvents * kResidentBytesPerEvent), 1),
+            locale.formattedDataSize(qint64(memoryBudget()), 1));
+}
+
+void ReportTab::loadRange()
+{
+    const std::optional<TimeRange> range = m_timeline ? m_timeline->selection() : std::nullopt;
+    if (!range || !m_overview || !m_overview->batches) {
+        setOverviewLine(
+            tr("Select a time range first (drag across the timeline), then choose Load Range."), false);
+        return;
+    }
+    const uint64_t events = m_overview->batches->eventsStartingIn(*range);
+    const QLocale locale;
+    const QString span
+        = QString::fromStdString(formatTimestamp(range->start) + " - " + formatTimestamp(range->end));
+    if (events > memoryBudget() / kResidentBytesPerEvent) {
+        setOverviewLine(tr("The range %1 holds about %2 events, more than the memory budget allows; select a "
+                           "shorter range.")
+                            .arg(span, locale.toString(qulonglong(events))),
+            false);
+        return;
+    }
+    if (m_request) m_request->cancel();
+    m_request = std::make_unique<LoadRequest>(m_path);
+    m_request->setRange(*range);
+    m_loadPercent = 0;
+    connect(m_request.get(), &LoadRequest::progressed, this, &ReportTab::onProgress);
+    connect(m_request.get(), &LoadRequest::finished, this, &ReportTab::onFinished);
+    setOverviewLine(tr("Loading the events that start in %1 (about %2 events)…")
+                        .arg(span, locale.toString(qulonglong(events))),
+        true);
+    m_request->start();
 }
 
 void ReportTab::onFinished(const LoadOutcome& outcome)
@@ -182,12 +251,20 @@ void ReportTab::onFinished(const LoadOutcome& outcome)
     m_request.release()->deleteLater();
     switch (outcome.status) {
     case LoadOutcome::Status::Loaded:
-        showTrace(outcome.trace);
+        showTrace(outcome.trace, outcome.range);
+        emit loaded(outcome.seconds);
+        return;
+    case LoadOutcome::Status::OverBudget:
+        showReportPage();
+        m_overBudget = true;
+        if (m_showsOverview) setOverviewLine(overBudgetSentence(), false);
         emit loaded(outcome.seconds);
         return;
     case LoadOutcome::Status::Failed:
         showReportPage();
-        if (m_showsOverview)
+        if (m_overBudget)
+            setOverviewLine(m_loadedRange ? m_overviewText->text() : overBudgetSentence(), false);
+        else if (m_showsOverview)
             setOverviewLine(tr("Overview only: the report's events could not be loaded; reopen it to try "
                                "again."),
                 false);
@@ -195,7 +272,9 @@ void ReportTab::onFinished(const LoadOutcome& outcome)
         return;
     case LoadOutcome::Status::Cancelled:
         showReportPage();
-        if (m_showsOverview)
+        if (m_overBudget) // a range's read stopped: what is shown stays, with its buttons
+            setOverviewLine(m_loadedRange ? m_overviewText->text() : overBudgetSentence(), false);
+        else if (m_showsOverview)
             setOverviewLine(
                 tr("Overview only: loading was cancelled; reopen the report to see its events."), false);
         emit loadCancelled();
@@ -208,18 +287,27 @@ void ReportTab::showReportPage()
     if (m_reportPage) m_pages->setCurrentWidget(m_reportPage);
 }
 
-void ReportTab::showTrace(std::shared_ptr<const Trace> trace)
+void ReportTab::showTrace(std::shared_ptr<const Trace> trace, std::optional<TimeRange> range)
 {
     // The report replacing its overview keeps where the user went meanwhile: both span the
-    // report, so the range and the selection fit, and both have the stored tracks' rows.
-    const bool fromOverview = m_showsOverview;
+    // report, so the range and the selection fit, and both have the stored tracks' rows. So
+    // does a range of a report over the budget, replacing its overview or another range.
+    const bool fromOverview = m_showsOverview || m_loadedRange;
     const TimeRange visible = fromOverview ? m_timeline->visibleRange() : TimeRange {};
     const std::optional<TimeRange> selection = fromOverview ? m_timeline->selection() : std::nullopt;
     const std::optional<ScrollAnchor> scrolled
         = fromOverview ? scrollAnchorOf(m_timeline->state()) : std::nullopt;
     m_trace = std::move(trace);
     m_showsOverview = false;
+    m_loadedRange = range;
     replacePage(m_trace);
+    if (m_loadedRange) {
+        const QLocale locale;
+        setOverviewLine(tr("Showing the %1 events that start in %2 and their neighbours; the rest of this "
+                           "report is not loaded (it is over the memory budget).")
+                            .arg(locale.toString(qulonglong(m_trace->eventCount())), rangeText(*range)),
+            false);
+    }
     if (!fromOverview) return;
     m_timeline->setVisibleRange(visible);
     m_timeline->setSelection(selection);
@@ -239,6 +327,8 @@ void ReportTab::replacePage(const std::shared_ptr<const Trace>& shown)
     m_expert = nullptr;
     m_overviewText = nullptr;
     m_overviewCancel = nullptr;
+    m_loadRangeButton = nullptr;
+    m_backToOverviewButton = nullptr;
     m_reportPage = buildReportPage(shown);
     // Laid out at the size of the page it replaces, so the timeline's rows and scroll range
     // are those the user saw.
@@ -322,7 +412,7 @@ QWidget* ReportTab::buildReportPage(const std::shared_ptr<const Trace>& trace)
     column->setContentsMargins(0, 0, 0, 0);
     column->setSpacing(0);
     column->addLayout(bar);
-    if (m_showsOverview) column->addWidget(buildOverviewLine(page));
+    if (m_showsOverview || m_loadedRange) column->addWidget(buildOverviewLine(page));
     column->addWidget(new DiagnosticsBanner(trace->diagnostics, page));
     column->addWidget(m_views, 1);
 
@@ -346,9 +436,23 @@ QWidget* ReportTab::buildOverviewLine(QWidget* page)
     m_overviewCancel->setObjectName(QStringLiteral("cancelOverviewLoadButton"));
     m_overviewCancel->setToolTip(tr("Stop loading the report's events and keep this overview"));
     connect(m_overviewCancel, &QPushButton::clicked, this, &ReportTab::cancelLoad);
+    m_loadRangeButton = new QPushButton(tr("Load Range"), line);
+    m_loadRangeButton->setObjectName(QStringLiteral("loadRangeButton"));
+    m_loadRangeButton->setToolTip(tr("Read the events that start in the selected time range"));
+    m_loadRangeButton->hide();
+    connect(m_loadRangeButton, &QPushButton::clicked, this, &ReportTab::loadRange);
+    m_backToOverviewButton = new QPushButton(tr("Overview"), line);
+    m_backToOverviewButton->setObjectName(QStringLiteral("backToOverviewButton"));
+    m_backToOverviewButton->setToolTip(tr("Let the loaded range go and show the whole report's overview"));
+    m_backToOverviewButton->hide();
+    connect(m_backToOverviewButton, &QPushButton::clicked, this, [this] {
+        if (m_overview) showOverview(LoadOutcome(*m_overview));
+    });
     auto* row = new QHBoxLayout(line);
     row->setContentsMargins(8, 2, 4, 2);
     row->addWidget(m_overviewText, 1);
+    row->addWidget(m_loadRangeButton);
+    row->addWidget(m_backToOverviewButton);
     row->addWidget(m_overviewCancel);
     return line;
 }

@@ -65,7 +65,8 @@ public:
     // Loads the file in the background (again, for a reload).
     void load();
     // Shows a trace already in memory (the screenshot mode loads on the calling thread).
-    void showTrace(std::shared_ptr<const Trace> trace);
+    // `range`: the trace holds the events starting in it of a report over the memory budget.
+    void showTrace(std::shared_ptr<const Trace> trace, std::optional<TimeRange> range = std::nullopt);
     // Shows a report's overview (LoadOutcome::overview) in place of what is shown, as the
     // picture of a report that is still loading.
     void showOverview(const LoadOutcome& overview);
@@ -131,6 +132,9 @@ private:
     QWidget* buildOverviewLine(QWidget* page);
     void setOverviewLine(const QString& sentence, bool offerCancel);
     QString overviewLoadingSentence() const;
+    QString overBudgetSentence() const;
+    // Reads the events starting in the timeline's selection, when they fit the memory budget.
+    void loadRange();
     void connectTimelineAndEvents();
     void connectSummary();
     void giveTimelineShareTo(QWidget* pane, int percent); // percent of the tab's height
@@ -150,6 +154,13 @@ private:
     uint64_t m_overviewEvents = 0;
     QLabel* m_overviewText = nullptr;
     QPushButton* m_overviewCancel = nullptr;
+    // A report over the memory budget: its overview (to come back to), the range shown instead,
+    // if any, and the line's buttons to load a range and to go back.
+    bool m_overBudget = false;
+    std::optional<LoadOutcome> m_overview;
+    std::optional<TimeRange> m_loadedRange;
+    QPushButton* m_loadRangeButton = nullptr;
+    QPushButton* m_backToOverviewButton = nullptr;
 
     // The loaded report's page; all of it is replaced when a reload finishes. m_trace is the
     // report itself: null while only its overview is shown.

@@ -1,5 +1,6 @@
 #include "app/ui/shell/shell_options.h"
 
+#include "app/ui/common/memory_budget.h"
 #include "model/text/time_text.h"
 
 #include <QCommandLineParser>
@@ -154,7 +155,12 @@ Result<ShellOptions> parseShellOptions(const QStringList& arguments)
         QStringLiteral("With --screenshot: show the report's overview (stored in reports of format 1.2 "
                        "and later) as the viewer paints it while the report's events load, instead of "
                        "the report itself (timeline only)."));
-    parser.addOptions({help, version, screenshot, size, range, view, overview});
+    const QCommandLineOption budget(QStringLiteral("memory-budget"),
+        QStringLiteral("Memory one report's events may take (default: a quarter of this machine's, or "
+                       "SIGHTLINE_MEMORY_BUDGET), e.g. 8G. A larger report opens as its overview, and "
+                       "the time ranges you choose load within the budget."),
+        QStringLiteral("SIZE"));
+    parser.addOptions({help, version, screenshot, size, range, view, overview, budget});
     addQtOptions(parser);
     // "-platform offscreen" is one option, as Qt spells its own, not six single-letter ones.
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -178,6 +184,16 @@ Result<ShellOptions> parseShellOptions(const QStringList& arguments)
     options.showHelp = parser.isSet(help);
     options.showVersion = parser.isSet(version);
     options.files = parser.positionalArguments();
+    const QString budgetText = parser.isSet(budget)
+        ? parser.value(budget)
+        : QString::fromLocal8Bit(qgetenv("SIGHTLINE_MEMORY_BUDGET"));
+    if (!budgetText.isEmpty()) {
+        const Result<uint64_t> bytes = parseMemorySize(budgetText,
+            parser.isSet(budget) ? QStringLiteral("--memory-budget")
+                                 : QStringLiteral("SIGHTLINE_MEMORY_BUDGET"));
+        if (!bytes) return Result<ShellOptions>::failure(bytes.error());
+        options.memoryBudget = bytes.value();
+    }
     if (Status read = readScreenshotOptions(parser, screenshot, size, range, view, overview, options); !read)
         return Result<ShellOptions>::failure(read.error());
     return options;

@@ -39,6 +39,8 @@ struct ScreenshotOptions
 struct ShellOptions
 {
     QStringList files; // reports to open in tabs, in order
+    // --memory-budget, else SIGHTLINE_MEMORY_BUDGET (app/ui/common/memory_budget.h).
+    std::optional<uint64_t> memoryBudget;
     std::optional<ScreenshotOptions> screenshot;
     bool showHelp = false;
     bool showVersion = false;

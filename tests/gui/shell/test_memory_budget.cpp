@@ -1,0 +1,159 @@
+// Reports larger than memory (issue #20): a report whose events would take more memory than
+// the viewer's budget opens as its overview only, says so, and reads the time ranges the user
+// selects (each weighed against the budget before it is read), with the way back to the
+// overview. The budget comes from --memory-budget or SIGHTLINE_MEMORY_BUDGET.
+#include "app/ui/common/memory_budget.h"
+#include "app/ui/shell/report_tab.h"
+#include "app/ui/shell/screenshot.h"
+#include "app/ui/shell/shell_options.h"
+#include "model/format/report_io.h"
+#include "model/format/report_overview.h"
+#include "shell_test_support.h"
+#include "views/timeline/widgets/timeline_view.h"
+
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QTest>
+#include <catch2/catch.hpp>
+
+using namespace sightline;
+using sightline::test::guiApp;
+using sightline::test::waitUntil;
+
+namespace {
+
+QString lineOf(const ui::ReportTab& tab)
+{
+    const auto* label = tab.findChild<QLabel*>(QStringLiteral("overviewText"));
+    return label ? label->text() : QString();
+}
+
+QPushButton* buttonOf(const ui::ReportTab& tab, const char* name)
+{
+    return tab.findChild<QPushButton*>(QString::fromLatin1(name));
+}
+
+bool offered(const ui::ReportTab& tab, const char* name)
+{
+    const QPushButton* button = buttonOf(tab, name);
+    return button && !button->isHidden();
+}
+
+// Restores the default budget when a test ends, however it ends.
+struct BudgetGuard
+{
+    explicit BudgetGuard(uint64_t bytes) { ui::setMemoryBudget(bytes); }
+    ~BudgetGuard() { ui::setMemoryBudget(0); }
+};
+
+} // namespace
+
+TEST_CASE("memory sizes read as a user writes them, and nonsense is refused with a sentence")
+{
+    CHECK(ui::parseMemorySize(QStringLiteral("8G"), QStringLiteral("x")).value() == uint64_t(8) << 30);
+    CHECK(ui::parseMemorySize(QStringLiteral("512M"), QStringLiteral("x")).value() == uint64_t(512) << 20);
+    CHECK(ui::parseMemorySize(QStringLiteral("1.5GB"), QStringLiteral("x")).value() == uint64_t(3) << 29);
+    CHECK(ui::parseMemorySize(QStringLiteral("2 GiB"), QStringLiteral("x")).value() == uint64_t(2) << 30);
+    CHECK(ui::parseMemorySize(QStringLiteral("4096"), QStringLiteral("x")).value() == 4096);
+    for (const char* bad : {"lots", "0", "-1G", "8X", ""}) {
+        INFO(bad);
+        const Result<uint64_t> parsed
+            = ui::parseMemorySize(QString::fromLatin1(bad), QStringLiteral("--memory-budget"));
+        REQUIRE_FALSE(parsed);
+        CHECK(parsed.error().find("--memory-budget") != std::string::npos);
+        CHECK(parsed.error().find("8G") != std::string::npos);
+    }
+}
+
+TEST_CASE("the memory budget comes from --memory-budget, else SIGHTLINE_MEMORY_BUDGET")
+{
+    const QString program = QStringLiteral("sightline-ui");
+    qunsetenv("SIGHTLINE_MEMORY_BUDGET");
+    CHECK_FALSE(ui::parseShellOptions({program}).value().memoryBudget);
+    CHECK(ui::parseShellOptions({program, QStringLiteral("--memory-budget"), QStringLiteral("2G")})
+              .value()
+              .memoryBudget
+        == uint64_t(2) << 30);
+    qputenv("SIGHTLINE_MEMORY_BUDGET", "300M");
+    CHECK(ui::parseShellOptions({program}).value().memoryBudget == uint64_t(300) << 20);
+    qputenv("SIGHTLINE_MEMORY_BUDGET", "plenty");
+    const Result<ui::ShellOptions> refused = ui::parseShellOptions({program});
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().find("SIGHTLINE_MEMORY_BUDGET") != std::string::npos);
+    qunsetenv("SIGHTLINE_MEMORY_BUDGET");
+    CHECK_FALSE(ui::parseShellOptions({program, QStringLiteral("--memory-budget"), QStringLiteral("much")}));
+    // The default: a quarter of this machine's memory, never nothing.
+    CHECK(ui::memoryBudget() > 0);
+}
+
+TEST_CASE("a report over the memory budget opens as its overview and reads the ranges chosen")
+{
+    guiApp();
+    const auto folder = test::guiScratch("memory-budget");
+    const uint64_t events = WriteOptions {}.overviewFromEvents;
+    const QString path = test::writeGeneratedReport(folder, "large.rep", events);
+    const Result<std::optional<ReportOverview>> read = readReportOverview(path.toStdString());
+    REQUIRE(read);
+    REQUIRE(read->has_value());
+    const ReportOverview& overview = read.value().value();
+    // A fiftieth of the span, a third of the way in: fewer events than the whole report (each
+    // lane's batches of 65,536 events are read whole, so not fifty times fewer).
+    const TimeRange span = overview.trace.span;
+    const TimeRange range {
+        span.start + span.duration() / 3, span.start + span.duration() / 3 + span.duration() / 50};
+    const uint64_t inRange = overview.eventsStartingIn(range);
+    REQUIRE(inRange < events * 3 / 4);
+    // Room for the range, not for the report.
+    const BudgetGuard budget((inRange + events) / 2 * kResidentBytesPerEvent);
+
+    ui::ReportTab tab(path);
+    tab.resize(1400, 900);
+    tab.load();
+    REQUIRE(waitUntil([&] { return !tab.isLoading(); }));
+    REQUIRE(tab.isShowingOverview());
+    CHECK(tab.timeline()->isPictureOnly());
+    CHECK(lineOf(tab).contains(QStringLiteral("Overview only")));
+    CHECK(lineOf(tab).contains(QLocale().toString(qulonglong(events))));
+    CHECK(offered(tab, "loadRangeButton"));
+    CHECK_FALSE(offered(tab, "backToOverviewButton"));
+    // Pictures to look at: the overview of a report over the budget, then a range of it.
+    ui::renderWidget(tab).save(QString::fromStdString((folder / "over-budget.png").string()));
+
+    // Without a selection, Load Range says what to do.
+    buttonOf(tab, "loadRangeButton")->click();
+    CHECK(lineOf(tab).contains(QStringLiteral("Select a time range first")));
+    CHECK_FALSE(tab.isLoading());
+    // The whole span is over the budget: refused before anything is read.
+    tab.timeline()->setSelection(span);
+    buttonOf(tab, "loadRangeButton")->click();
+    CHECK(lineOf(tab).contains(QStringLiteral("more than the memory budget allows")));
+    CHECK_FALSE(tab.isLoading());
+
+    // The range fits: its events are read, and the view stays where it was.
+    tab.timeline()->setVisibleRange(range);
+    tab.timeline()->setSelection(range);
+    buttonOf(tab, "loadRangeButton")->click();
+    REQUIRE(waitUntil([&] { return !tab.isLoading(); }));
+    REQUIRE_FALSE(tab.isShowingOverview());
+    CHECK_FALSE(tab.timeline()->isPictureOnly());
+    REQUIRE(tab.eventsView() != nullptr);
+    const Trace& shown = tab.timeline()->trace();
+    CHECK(shown.eventCount() == inRange);
+    CHECK(shown.span == span); // the report's whole span: the rest is there, not loaded
+    CHECK(tab.timeline()->visibleRange() == range);
+    CHECK(lineOf(tab).contains(QStringLiteral("Showing the")));
+    CHECK(offered(tab, "backToOverviewButton"));
+    ui::renderWidget(tab).save(QString::fromStdString((folder / "range.png").string()));
+    // Every event starting in the range is there (the stats rule).
+    ReadOptions whole;
+    whole.select.startsIn = range;
+    CHECK(readReport(path.toStdString(), whole).value().eventCount() == shown.eventCount());
+
+    buttonOf(tab, "backToOverviewButton")->click();
+    CHECK(tab.isShowingOverview());
+    QTest::qWait(50); // the range's page goes
+    CHECK(tab.timeline()->visibleRange() == range);
+    CHECK(lineOf(tab).contains(QStringLiteral("Overview only")));
+    CHECK(offered(tab, "loadRangeButton"));
+}

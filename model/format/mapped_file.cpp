@@ -14,7 +14,7 @@ MappedFile::~MappedFile()
     if (m_data && m_size) munmap(const_cast<unsigned char*>(m_data), m_size);
 }
 
-Status MappedFile::open(const std::string& path)
+Status MappedFile::open(const std::string& path, Access access)
 {
     const auto failure = [&](const std::string& reason) {
         return Status::failure("Cannot open '" + path + "': " + reason + ".");
@@ -37,7 +37,7 @@ Status MappedFile::open(const std::string& path)
             m_size = 0;
             return failure(std::strerror(error));
         }
-        madvise(p, m_size, MADV_WILLNEED);
+        if (access == Access::Whole) madvise(p, m_size, MADV_WILLNEED); // else the kernel's own readahead
         m_data = static_cast<const unsigned char*>(p);
     }
     ::close(fd);

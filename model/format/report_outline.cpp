@@ -26,7 +26,8 @@ Result<std::optional<ReportOutline>> readReportOutline(const std::string& path)
 {
     using Outcome = Result<std::optional<ReportOutline>>;
     MappedFile mapped;
-    if (Status opened = mapped.open(path); !opened) return Outcome::failure(opened.error());
+    if (Status opened = mapped.open(path, MappedFile::Access::Sparse); !opened)
+        return Outcome::failure(opened.error());
     const auto file = mapped.bytes();
     // Only the small chunks are read: the batches' pages stay on disk.
     const Result<rep::FrameIndex> indexed

@@ -69,7 +69,8 @@ namespace {
 Outcome readOverviewUnguarded(const std::string& path)
 {
     MappedFile mapped;
-    if (Status opened = mapped.open(path); !opened) return Outcome::failure(opened.error());
+    if (Status opened = mapped.open(path, MappedFile::Access::Sparse); !opened)
+        return Outcome::failure(opened.error());
     const auto file = mapped.bytes();
     // Only the small chunks and the overview are read: the batches' pages stay on disk, and
     // the report's descriptors and flows (which grow with its events) are not read either.

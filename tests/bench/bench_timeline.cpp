@@ -9,6 +9,7 @@
 // render time, resident memory and the 100M/1M frame time ratio. Asserts nothing.
 #include "bench_support.h"
 #include "generate.h"
+#include "timeline_frames.h"
 #include "views/timeline/interaction/timeline_state.h"
 #include "views/timeline/widgets/timeline_canvas.h"
 #include "views/timeline/widgets/timeline_view.h"
@@ -29,7 +30,6 @@ using namespace sightline::bench;
 constexpr int kWidth = 1920;
 constexpr int kHeight = 1080;
 constexpr int kLaneHeight = 10;
-constexpr int kFrames = 300;
 constexpr double kFrameTargetMs = 8.3;
 
 constexpr const char* kUsage
@@ -94,58 +94,6 @@ bool parseArguments(int argc, char** argv, Settings& settings)
     return true;
 }
 
-struct ZoomLevel
-{
-    const char* name;
-    double fraction; // of the span shown
-};
-constexpr ZoomLevel kZoomLevels[] = {{"whole span", 1.0}, {"1/1000 span", 1e-3}, {"1/10^6 span", 1e-6}};
-
-struct FrameTimes
-{
-    Percentiles layout, paint, frame;
-    size_t lanes = 0, rows = 0, boxes = 0, bars = 0;
-    double firstFrameNs = 0; // the first frame at this zoom: its tiles computed, not reused
-};
-
-// Draws kFrames frames at one zoom level, panning 3 pixels per frame (never the same window).
-FrameTimes measure(views::TimelineView& view, const Trace& trace, double fraction)
-{
-    views::TimelineState& state = view.state();
-    views::TimelineCanvas& canvas = *view.canvas();
-    const Duration span = trace.span.duration();
-    const Duration shown
-        = std::max<Duration>(views::TimeScale::kMinimumDuration, Duration(double(span) * fraction));
-    const Duration step = std::max<Duration>(1, Duration(3.0 * double(shown) / canvas.width()));
-    // Start a third into the trace, in the thick of the training loop.
-    Timestamp start = fraction >= 1.0 ? trace.span.start : trace.span.start + span / 3;
-    std::vector<int64_t> layout, paint, frame;
-    FrameTimes result;
-    for (int f = -10; f < kFrames; ++f) { // 10 warm-up frames
-        state.setVisible({start, start + shown}, views::HistoryMode::Skip);
-        start += f % 2 == 0 ? step : -step / 2;
-        Stopwatch clock;
-        canvas.layOut();
-        const int64_t laidOut = clock.nanoseconds();
-        canvas.paintFrame();
-        const int64_t total = clock.nanoseconds();
-        if (f == -10) result.firstFrameNs = double(total);
-        if (f < 0) continue;
-        layout.push_back(laidOut);
-        paint.push_back(total - laidOut);
-        frame.push_back(total);
-    }
-    const views::DrawList& list = canvas.drawList();
-    result.lanes = list.laneCount;
-    result.rows = list.rows.size();
-    result.boxes = list.boxCount();
-    result.bars = list.barCount();
-    result.layout = percentiles(layout);
-    result.paint = percentiles(paint);
-    result.frame = percentiles(frame);
-    return result;
-}
-
 std::string ms(double ns)
 {
     return format("%.2f", ns / 1e6);
@@ -195,7 +143,7 @@ int main(int argc, char** argv)
         for (size_t z = 0; z < std::size(kZoomLevels); ++z) {
             if (settings.onlyZoom && size_t(*settings.onlyZoom) != z) continue;
             const ZoomLevel& zoom = kZoomLevels[z];
-            const FrameTimes times = measure(view, *trace, zoom.fraction);
+            const FrameTimes times = measureFrames(view, *trace, zoom.fraction);
             const std::string level = zoom.name;
             table.set(level + ": lanes / rows on screen", "~100", column,
                 infoCell(format("%zu / %zu", times.lanes, times.rows)));

@@ -80,6 +80,9 @@ ReportTab::ReportTab(QString path, QWidget* parent)
     m_pages = new QStackedLayout(this);
     m_loadingPage = buildLoadingPage();
     m_pages->addWidget(m_loadingPage);
+    m_followTimer.setSingleShot(true);
+    m_followTimer.setInterval(300);
+    connect(&m_followTimer, &QTimer::timeout, this, &ReportTab::followVisibleRange);
 }
 
 ReportTab::~ReportTab() = default;
@@ -214,33 +217,72 @@ QString ReportTab::overBudgetSentence() const
             locale.formattedDataSize(qint64(memoryBudget()), 1));
 }
 
+void ReportTab::followTimeline()
+{
+    // A report over the budget reads what the view settles on: a moment after the last move.
+    connect(
+        m_timeline, &views::TimelineView::visibleRangeChanged, &m_followTimer, qOverload<>(&QTimer::start));
+}
+
 void ReportTab::loadRange()
 {
     const std::optional<TimeRange> range = m_timeline ? m_timeline->selection() : std::nullopt;
-    if (!range || !m_overview || !m_overview->batches) {
+    if (!range) {
         setOverviewLine(
             tr("Select a time range first (drag across the timeline), then choose Load Range."), false);
         return;
     }
-    const uint64_t events = m_overview->batches->eventsStartingIn(*range);
+    readRange(*range, true);
+}
+
+void ReportTab::followVisibleRange()
+{
+    if (!m_overBudget || !m_timeline) return;
+    const TimeRange visible = m_timeline->visibleRange();
+    const auto holds = [&](const std::optional<TimeRange>& range) {
+        return range && range->start <= visible.start && visible.end <= range->end;
+    };
+    // Shown already, or being read (a range the user chose included).
+    if (holds(m_loadedRange) || (m_request && holds(m_readingRange))) return;
+    // Three times the view where that fits, so that panning stays inside what was read.
+    const TimeRange span = m_timeline->trace().span;
+    const TimeRange around {std::max(span.start, visible.start - visible.duration()),
+        std::min(span.end, visible.end + visible.duration())};
+    readRange(fitsBudget(around) ? around : visible, false);
+}
+
+bool ReportTab::fitsBudget(TimeRange range) const
+{
+    return m_overview && m_overview->batches
+        && m_overview->batches->eventsStartingIn(range) <= memoryBudget() / kResidentBytesPerEvent;
+}
+
+void ReportTab::readRange(TimeRange range, bool asked)
+{
+    if (!m_overview || !m_overview->batches) return;
+    const uint64_t events = m_overview->batches->eventsStartingIn(range);
     const QLocale locale;
-    const QString span
-        = QString::fromStdString(formatTimestamp(range->start) + " - " + formatTimestamp(range->end));
-    if (events > memoryBudget() / kResidentBytesPerEvent) {
-        setOverviewLine(tr("The range %1 holds about %2 events, more than the memory budget allows; select a "
-                           "shorter range.")
-                            .arg(span, locale.toString(qulonglong(events))),
-            false);
+    if (!fitsBudget(range)) {
+        if (asked)
+            setOverviewLine(
+                tr("The range %1 holds about %2 events, more than the memory budget allows; select "
+                   "a shorter range.")
+                    .arg(rangeText(range), locale.toString(qulonglong(events))),
+                false);
+        else if (m_loadedRange) // zoomed out of what was read: the overview shows the whole again
+            showOverview(LoadOutcome(*m_overview));
         return;
     }
+    // The newest range wins: one still being read is dropped.
     if (m_request) m_request->cancel();
     m_request = std::make_unique<LoadRequest>(m_path);
-    m_request->setRange(*range);
+    m_request->setRange(range);
+    m_readingRange = range;
     m_loadPercent = 0;
     connect(m_request.get(), &LoadRequest::progressed, this, &ReportTab::onProgress);
     connect(m_request.get(), &LoadRequest::finished, this, &ReportTab::onFinished);
     setOverviewLine(tr("Loading the events that start in %1 (about %2 events)…")
-                        .arg(span, locale.toString(qulonglong(events))),
+                        .arg(rangeText(range), locale.toString(qulonglong(events))),
         true);
     m_request->start();
 }
@@ -257,6 +299,7 @@ void ReportTab::onFinished(const LoadOutcome& outcome)
     case LoadOutcome::Status::OverBudget:
         showReportPage();
         m_overBudget = true;
+        if (m_timeline) followTimeline();
         if (m_showsOverview) setOverviewLine(overBudgetSentence(), false);
         emit loaded(outcome.seconds);
         return;
@@ -340,6 +383,7 @@ void ReportTab::replacePage(const std::shared_ptr<const Trace>& shown)
         previous->deleteLater();
     }
     if (!m_showsOverview) connectTimelineAndEvents();
+    if (m_overBudget) followTimeline();
     setEventsPaneShown(paneShown);
     setCallStacksPaneShown(callStacksShown);
     setExpertPaneShown(expertShown);
@@ -446,7 +490,11 @@ QWidget* ReportTab::buildOverviewLine(QWidget* page)
     m_backToOverviewButton->setToolTip(tr("Let the loaded range go and show the whole report's overview"));
     m_backToOverviewButton->hide();
     connect(m_backToOverviewButton, &QPushButton::clicked, this, [this] {
-        if (m_overview) showOverview(LoadOutcome(*m_overview));
+        if (!m_overview) return;
+        // The whole report, which is what an overview is for (zoomed in, the view would read
+        // its range again at once).
+        showOverview(LoadOutcome(*m_overview));
+        m_timeline->zoomToAll();
     });
     auto* row = new QHBoxLayout(line);
     row->setContentsMargins(8, 2, 4, 2);

@@ -12,7 +12,11 @@
 // A report that stores an overview (format 1.2) is painted before its events are decoded: the
 // tab shows the overview as a picture-only timeline, with a line saying how far the load is
 // and a Cancel button, the controls that need events disabled; the report replaces it keeping
-// the visible range, the selected range and the scroll position the user chose meanwhile.
+// the visible range, the selected range and the scroll position the user chose meanwhile. A
+// report whose events would take more than the memory budget stays an overview; the tab reads
+// the events of the range the view settles on whenever they fit the budget (three times the
+// view where that fits, else the view), shows them with the rest of the report's span empty,
+// and returns to the overview when zoomed out of what fits; Load Range reads a selection.
 // Invariants: the newest load request of a tab wins. Starting a load cancels and forgets the
 // one running, so a stale result never replaces a newer one; a failed or cancelled reload keeps
 // the views shown before (a reload of a report already shown shows no overview), and a first
@@ -24,6 +28,7 @@
 #include "app/ui/shell/report_loader.h"
 #include "model/core/ids.h"
 
+#include <QTimer>
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -135,6 +140,15 @@ private:
     QString overBudgetSentence() const;
     // Reads the events starting in the timeline's selection, when they fit the memory budget.
     void loadRange();
+    // Reads the events starting in `range` when they fit the memory budget. `asked`: the user
+    // chose it (one that does not fit gets a sentence); else the view moved there (one that does
+    // not fit brings the overview back in place of a range read before).
+    void readRange(TimeRange range, bool asked);
+    bool fitsBudget(TimeRange range) const;
+    // Over the budget, the view reads the range it settles on (with a margin each side) and
+    // goes back to the overview when zoomed out of what fits: decode on demand.
+    void followTimeline();
+    void followVisibleRange();
     void connectTimelineAndEvents();
     void connectSummary();
     void giveTimelineShareTo(QWidget* pane, int percent); // percent of the tab's height
@@ -159,8 +173,10 @@ private:
     bool m_overBudget = false;
     std::optional<LoadOutcome> m_overview;
     std::optional<TimeRange> m_loadedRange;
+    std::optional<TimeRange> m_readingRange; // of the last range request
     QPushButton* m_loadRangeButton = nullptr;
     QPushButton* m_backToOverviewButton = nullptr;
+    QTimer m_followTimer; // single shot: the view has settled
 
     // The loaded report's page; all of it is replaced when a reload finishes. m_trace is the
     // report itself: null while only its overview is shown.

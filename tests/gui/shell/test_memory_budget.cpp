@@ -152,8 +152,54 @@ TEST_CASE("a report over the memory budget opens as its overview and reads the r
 
     buttonOf(tab, "backToOverviewButton")->click();
     CHECK(tab.isShowingOverview());
-    QTest::qWait(50); // the range's page goes
-    CHECK(tab.timeline()->visibleRange() == range);
+    QTest::qWait(500); // the range's page goes; the view, zoomed out, reads nothing
+    CHECK(tab.isShowingOverview());
+    CHECK_FALSE(tab.isLoading());
+    CHECK(tab.timeline()->visibleRange().start <= span.start);
+    CHECK(tab.timeline()->visibleRange().end >= span.end);
     CHECK(lineOf(tab).contains(QStringLiteral("Overview only")));
     CHECK(offered(tab, "loadRangeButton"));
+}
+
+TEST_CASE("over the memory budget, the view reads the range it settles on and lets it go when zoomed out")
+{
+    guiApp();
+    const auto folder = test::guiScratch("memory-budget-follow");
+    const uint64_t events = WriteOptions {}.overviewFromEvents;
+    const QString path = test::writeGeneratedReport(folder, "large.rep", events);
+    const Result<std::optional<ReportOverview>> read = readReportOverview(path.toStdString());
+    REQUIRE(read);
+    REQUIRE(read->has_value());
+    const ReportOverview& overview = read.value().value();
+    const TimeRange span = overview.trace.span;
+    const Duration width = span.duration() / 200;
+    const TimeRange view {span.start + span.duration() / 2, span.start + span.duration() / 2 + width};
+    const TimeRange around {view.start - width, view.end + width}; // what the tab reads
+    REQUIRE(overview.eventsStartingIn(around) < events * 3 / 4);
+    const BudgetGuard budget((overview.eventsStartingIn(around) + events) / 2 * kResidentBytesPerEvent);
+
+    ui::ReportTab tab(path);
+    tab.resize(1400, 900);
+    tab.load();
+    REQUIRE(waitUntil([&] { return !tab.isLoading(); }));
+    REQUIRE(tab.isShowingOverview());
+    // Zoomed in: a moment later the events around the view are read and shown, the view kept.
+    tab.timeline()->setVisibleRange(view);
+    REQUIRE(waitUntil([&] { return !tab.isShowingOverview() && !tab.isLoading(); }));
+    CHECK_FALSE(tab.timeline()->isPictureOnly());
+    CHECK(tab.timeline()->visibleRange() == view);
+    ReadOptions aroundOnly;
+    aroundOnly.select.startsIn = around;
+    CHECK(tab.timeline()->trace().eventCount()
+        == readReport(path.toStdString(), aroundOnly).value().eventCount());
+    // Panning inside what was read reads nothing more.
+    const views::TimelineView* shown = tab.timeline();
+    tab.timeline()->setVisibleRange({view.start + width / 2, view.end + width / 2});
+    QTest::qWait(600);
+    CHECK(tab.timeline() == shown);
+    CHECK_FALSE(tab.isLoading());
+    // Zoomed out past the budget: the overview again.
+    tab.timeline()->setVisibleRange(span);
+    REQUIRE(waitUntil([&] { return tab.isShowingOverview(); }));
+    CHECK(tab.timeline()->isPictureOnly());
 }

@@ -47,6 +47,26 @@ struct BudgetGuard
     ~BudgetGuard() { ui::setMemoryBudget(0); }
 };
 
+// A report just large enough to store an overview, and that overview.
+struct LargeReport
+{
+    QString path;
+    uint64_t events = 0;
+    ReportOverview overview;
+};
+
+LargeReport largeReport(const std::filesystem::path& folder)
+{
+    LargeReport large;
+    large.events = WriteOptions {}.overviewFromEvents;
+    large.path = test::writeGeneratedReport(folder, "large.rep", large.events);
+    Result<std::optional<ReportOverview>> read = readReportOverview(large.path.toStdString());
+    REQUIRE(read);
+    REQUIRE(read->has_value());
+    large.overview = std::move(*read.value());
+    return large;
+}
+
 } // namespace
 
 TEST_CASE("memory sizes read as a user writes them, and nonsense is refused with a sentence")
@@ -91,12 +111,10 @@ TEST_CASE("a report over the memory budget opens as its overview and reads the r
 {
     guiApp();
     const auto folder = test::guiScratch("memory-budget");
-    const uint64_t events = WriteOptions {}.overviewFromEvents;
-    const QString path = test::writeGeneratedReport(folder, "large.rep", events);
-    const Result<std::optional<ReportOverview>> read = readReportOverview(path.toStdString());
-    REQUIRE(read);
-    REQUIRE(read->has_value());
-    const ReportOverview& overview = read.value().value();
+    const LargeReport large = largeReport(folder);
+    const QString& path = large.path;
+    const uint64_t events = large.events;
+    const ReportOverview& overview = large.overview;
     // A fiftieth of the span, a third of the way in: fewer events than the whole report (each
     // lane's batches of 65,536 events are read whole, so not fifty times fewer).
     const TimeRange span = overview.trace.span;
@@ -164,13 +182,10 @@ TEST_CASE("a report over the memory budget opens as its overview and reads the r
 TEST_CASE("over the memory budget, the view reads the range it settles on and lets it go when zoomed out")
 {
     guiApp();
-    const auto folder = test::guiScratch("memory-budget-follow");
-    const uint64_t events = WriteOptions {}.overviewFromEvents;
-    const QString path = test::writeGeneratedReport(folder, "large.rep", events);
-    const Result<std::optional<ReportOverview>> read = readReportOverview(path.toStdString());
-    REQUIRE(read);
-    REQUIRE(read->has_value());
-    const ReportOverview& overview = read.value().value();
+    const LargeReport large = largeReport(test::guiScratch("memory-budget-follow"));
+    const QString& path = large.path;
+    const uint64_t events = large.events;
+    const ReportOverview& overview = large.overview;
     const TimeRange span = overview.trace.span;
     const Duration width = span.duration() / 200;
     const TimeRange view {span.start + span.duration() / 2, span.start + span.duration() / 2 + width};

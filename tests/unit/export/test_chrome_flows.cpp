@@ -2,6 +2,7 @@
 // "f") at its two events' starts, and importing the export gives the same links back. The
 // export names its slices' categories "nvtx", which the importer knows from PyTorch traces, so
 // the re-import goes through the Kineto path; flows other than "ac2g" bind the same way there.
+#include "../support/flow_lines.h"
 #include "mini_json.h"
 #include "model/export/exporters.h"
 #include "model/import/importers.h"
@@ -38,20 +39,10 @@ Trace importFile(const std::filesystem::path& path)
     return std::move(imported.value());
 }
 
-std::string slice(const Trace& trace, EventRef ref)
-{
-    const Track& track = trace.track(ref.track);
-    return std::string(trace.strings[track.events.name[ref.index]]) + " "
-        + std::to_string(track.events.start[ref.index]);
-}
-
 // "from -> to (name)" of every link, sorted (track indexes may differ between imports).
 std::vector<std::string> linkLines(const Trace& trace)
 {
-    std::vector<std::string> lines;
-    for (const FlowLink& link : trace.flows)
-        lines.push_back(slice(trace, link.from) + " -> " + slice(trace, link.to) + " ("
-            + std::string(trace.strings[link.name]) + ")");
+    std::vector<std::string> lines = test::flowLines(trace);
     std::sort(lines.begin(), lines.end());
     return lines;
 }

@@ -4,6 +4,7 @@
 // without one (older, or cut short) has none. Damage in it is refused like damage anywhere.
 #include "../../test_paths.h"
 #include "../support/file_bytes.h"
+#include "../support/report_chunks.h"
 #include "generate.h"
 #include "model/build/overview_tracks.h"
 #include "model/build/trace_builder.h"
@@ -180,17 +181,8 @@ TEST_CASE("a damaged overview batch is refused with a sentence naming the file")
 {
     const auto dir = test::scratchDir("overview-3");
     const std::string path = writeTestReport(dir, gen::generateTrace({.events = 20000}));
-    std::string bytes = test::readFileBytes(path);
-    const auto file = std::span(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
-    const Result<rep::FrameIndex> index = rep::indexFrames(file, path);
-    REQUIRE(index);
-    const rep::FrameRef* batch = nullptr;
-    for (const rep::FrameRef& frame : index->frames)
-        if (frame.header.kind == rep::ChunkKind::Overview && !batch) batch = &frame;
-    REQUIRE(batch);
-    bytes[batch->offset + rep::kFrameHeaderSize + batch->header.compressedSize / 2] ^= 0x5a;
-    const std::string damaged = (dir / "damaged.rep").string();
-    test::writeFileBytes(damaged, bytes);
+    const std::string damaged = test::withDamagedBatch(
+        path, dir, rep::ChunkKind::Overview, [](const rep::FrameRef&) { return true; });
     const Result<std::optional<ReportOverview>> read = readReportOverview(damaged);
     REQUIRE(!read);
     CHECK(read.error().find("damaged.rep") != std::string::npos);

@@ -5,6 +5,7 @@
 #include "../../test_paths.h"
 #include "../support/file_bytes.h"
 #include "../support/random_trace.h"
+#include "../support/report_chunks.h"
 #include "generate.h"
 #include "model/format/frame_index.h"
 #include "model/format/report_io.h"
@@ -34,25 +35,6 @@ Trace generatedWithEverything(uint64_t events)
     gen::addGeneratedGpuMetrics(trace, 20000);
     gen::addGeneratedCpuSamples(trace, 1000, 3);
     return trace;
-}
-
-// A copy of the report at `path` in `dir` with a byte flipped inside the last event batch that
-// `chosen` accepts (by its footer entry), so that batch fails its checksum.
-std::string withDamagedBatch(const std::string& path, const std::filesystem::path& dir,
-    const std::function<bool(const rep::FrameRef&)>& chosen)
-{
-    std::string bytes = test::readFileBytes(path);
-    const auto file = std::span(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
-    const Result<rep::FrameIndex> index = rep::indexFrames(file, path);
-    REQUIRE(index);
-    const rep::FrameRef* batch = nullptr;
-    for (const rep::FrameRef& frame : index->frames)
-        if (frame.header.kind == rep::ChunkKind::Events && chosen(frame)) batch = &frame;
-    REQUIRE(batch);
-    bytes[batch->offset + rep::kFrameHeaderSize + batch->header.compressedSize / 2] ^= 0x5a;
-    const std::string damaged = (dir / "damaged.rep").string();
-    test::writeFileBytes(damaged, bytes);
-    return damaged;
 }
 
 DecodeSelection only(TrackKind kind)
@@ -134,9 +116,10 @@ TEST_CASE("a read of some kinds holds exactly their tracks and skips the other b
 
     // Damage one NVTX batch: the whole read refuses the file, the kernels-only read never
     // decompresses that batch, so it still opens with the same kernels.
-    const std::string damaged = withDamagedBatch(path, dir, [&](const rep::FrameRef& frame) {
-        return frame.track < full->tracks.size() && full->tracks[frame.track].key.kind == TrackKind::Nvtx;
-    });
+    const std::string damaged = test::withDamagedBatch(
+        path, dir, rep::ChunkKind::Events, [&](const rep::FrameRef& frame) {
+            return frame.track < full->tracks.size() && full->tracks[frame.track].key.kind == TrackKind::Nvtx;
+        });
     const Result<Trace> refused = readReport(damaged);
     REQUIRE(!refused);
     CHECK_THAT(refused.error(), Catch::Contains("damaged"));
@@ -258,10 +241,11 @@ TEST_CASE("a read of the events starting in a range keeps every one of them and 
     CHECK(kept >= inRange);
 
     // A damaged batch outside the range is never read.
-    const std::string damaged = withDamagedBatch(path, dir, [&](const rep::FrameRef& frame) {
-        return frame.starts && frame.starts->end < range.start
-            && full->tracks[frame.track].key.kind == TrackKind::Kernels;
-    });
+    const std::string damaged
+        = test::withDamagedBatch(path, dir, rep::ChunkKind::Events, [&](const rep::FrameRef& frame) {
+              return frame.starts && frame.starts->end < range.start
+                  && full->tracks[frame.track].key.kind == TrackKind::Kernels;
+          });
     CHECK(!readReport(damaged));
     const Result<Trace> stillRead = readReport(damaged, options);
     REQUIRE(stillRead);

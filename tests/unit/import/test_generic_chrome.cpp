@@ -3,6 +3,7 @@
 // NVTX-kind ranges and marks on threads named by the metadata, while a PyTorch trace (the
 // Kineto markers) keeps skipping what it always skipped.
 #include "../../test_paths.h"
+#include "../support/flow_lines.h"
 #include "import_support.h"
 #include "model/import/importers.h"
 #include "model/trace/event_access.h"
@@ -157,24 +158,6 @@ TEST_CASE("A generic Chrome trace cut short keeps the events before the cut")
     CHECK(said);
 }
 
-// "name start" of an event, to say which slice a flow bound to.
-std::string slice(const Trace& trace, EventRef ref)
-{
-    const Track& track = trace.track(ref.track);
-    return std::string(trace.strings[track.events.name[ref.index]]) + " "
-        + std::to_string(track.events.start[ref.index]);
-}
-
-// "from -> to (name)" of every flow link, in the trace's order (by source, then destination).
-std::vector<std::string> linkLines(const Trace& trace)
-{
-    std::vector<std::string> lines;
-    for (const FlowLink& link : trace.flows)
-        lines.push_back(slice(trace, link.from) + " -> " + slice(trace, link.to) + " ("
-            + std::string(trace.strings[link.name]) + ")");
-    return lines;
-}
-
 TEST_CASE("Flow events of a generic Chrome trace link the slices Perfetto binds them to")
 {
     // Thread 1 nests "inner" in "outer"; thread 2 has "consume" and, later, "late".
@@ -193,7 +176,7 @@ TEST_CASE("Flow events of a generic Chrome trace link the slices Perfetto binds 
     // "s" inside "inner" binds to it, not to "outer"; "f" with bp:e binds to the slice around
     // it; "f" without bp at 55 binds to the next slice ("late" at 60). The same id in another
     // category is another flow.
-    CHECK(linkLines(trace)
+    CHECK(test::flowLines(trace)
         == std::vector<std::string> {"outer 0 -> late 60000 (job)", "inner 10000 -> consume 20000 (batch)"});
     CHECK(hasDiagnostic(trace, "Linked 2 flow steps"));
     CHECK(!hasDiagnostic(trace, "phases Sightline does not import"));
@@ -221,7 +204,8 @@ TEST_CASE("A flow chain s -> t -> f gives one link per step, and unbound points 
 )JSON";
     const Trace trace = importText("flow-chain", text);
     // Points are ordered by time within a flow, whatever the file order.
-    CHECK(linkLines(trace) == std::vector<std::string> {"a 0 -> b 20000 (hop)", "b 20000 -> c 40000 (hop)"});
+    CHECK(test::flowLines(trace)
+        == std::vector<std::string> {"a 0 -> b 20000 (hop)", "b 20000 -> c 40000 (hop)"});
     const std::vector<EventRef> partnersOfB = trace.flowPartners(trace.flows[0].to);
     CHECK(partnersOfB == std::vector<EventRef> {trace.flows[0].from, trace.flows[1].to});
     // Flow 4: its start (at 15, between "a" and "b") and its end (a thread with no slices)

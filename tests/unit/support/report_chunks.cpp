@@ -71,4 +71,21 @@ std::string refusal(const std::filesystem::path& dir, const std::string& name, c
     return opened.error();
 }
 
+std::string withDamagedBatch(const std::string& path, const std::filesystem::path& dir, rep::ChunkKind kind,
+    const std::function<bool(const rep::FrameRef&)>& chosen)
+{
+    std::string bytes = readFileBytes(path);
+    const auto file = std::span(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+    const Result<rep::FrameIndex> index = rep::indexFrames(file, path);
+    REQUIRE(index);
+    const rep::FrameRef* batch = nullptr;
+    for (const rep::FrameRef& frame : index->frames)
+        if (frame.header.kind == kind && chosen(frame)) batch = &frame;
+    REQUIRE(batch);
+    bytes[batch->offset + rep::kFrameHeaderSize + batch->header.compressedSize / 2] ^= 0x5a;
+    const std::string damaged = (dir / "damaged.rep").string();
+    writeFileBytes(damaged, bytes);
+    return damaged;
+}
+
 } // namespace sightline::test

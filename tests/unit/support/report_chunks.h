@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/format/container.h"
+#include "model/format/frame_index.h"
 #include "model/format/report.pb.h"
 
 #include <filesystem>
@@ -30,5 +31,11 @@ rep::Chunk& firstChunk(ReportChunks& report, rep::ChunkKind kind);
 // Writes `bytes` as `name` in `dir` and opens it: the report must be refused with a sentence
 // naming the file, which is returned.
 std::string refusal(const std::filesystem::path& dir, const std::string& name, const std::string& bytes);
+
+// A copy of the report at `path`, written as damaged.rep in `dir`, with a byte flipped inside
+// the last batch of `kind` that `chosen` accepts (by its footer entry), so that batch fails its
+// checksum. Returns the copy's path.
+std::string withDamagedBatch(const std::string& path, const std::filesystem::path& dir, rep::ChunkKind kind,
+    const std::function<bool(const rep::FrameRef&)>& chosen);
 
 } // namespace sightline::test

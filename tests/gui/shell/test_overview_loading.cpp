@@ -474,7 +474,7 @@ TEST_CASE("the overview draws the report's own picture at the whole-span zoom")
     CHECK(apart > 5 * same); // the measure tells pictures apart
 }
 
-TEST_CASE("--overview applies to a timeline screenshot only")
+TEST_CASE("the screenshot option --overview applies to a timeline screenshot only")
 {
     const auto parse = [](QStringList arguments) {
         arguments.prepend(QStringLiteral("sightline-ui"));

@@ -2,11 +2,13 @@
 
 #include "app/ui/common/memory_budget.h"
 #include "model/format/report_io.h"
+#include "model/format/report_outline.h"
 #include "model/format/report_overview.h"
 #include "model/import/open_trace.h"
 #include "views/timeline/rows/projected_nvtx_tracks.h"
 
 #include <QElapsedTimer>
+#include <QLocale>
 #include <QMetaObject>
 #include <QThreadPool>
 #include <atomic>
@@ -70,6 +72,33 @@ std::optional<LoadOutcome> loadReportOverview(const QString& path)
     outcome.seconds = double(clock.nsecsElapsed()) / 1e9;
     return outcome;
 }
+
+namespace {
+
+// A report that stores no overview (written before format 1.2, or small) is read whole or not
+// at all: one whose outline (format 1.1 on) says its events need more than the budget is refused
+// with a sentence saying what to do, instead of being read into more memory than there may be.
+std::optional<LoadOutcome> refuseOverBudgetWithoutOverview(const QString& path, uint64_t budget)
+{
+    const Result<std::optional<ReportOutline>> outline = readReportOutline(path.toStdString());
+    if (!outline || !outline.value() || outline.value()->eventCount() <= budget / kResidentBytesPerEvent)
+        return std::nullopt;
+    const uint64_t events = outline.value()->eventCount();
+    const QLocale locale;
+    LoadOutcome refused;
+    refused.status = LoadOutcome::Status::Failed;
+    refused.error = QStringLiteral(
+        "'%1' holds %2 events, which need about %3 of memory, more than the viewer's budget of %4, and it "
+        "stores no overview to show instead (reports written before format 1.2 do not): rewrite it with "
+        "'sightline import %1 -o NEW.rep' to open it within the budget, or raise the budget with "
+        "sightline-ui --memory-budget.")
+                        .arg(path, locale.toString(qulonglong(events)),
+                            locale.formattedDataSize(qint64(events * kResidentBytesPerEvent), 1),
+                            locale.formattedDataSize(qint64(budget), 1));
+    return refused;
+}
+
+} // namespace
 
 // What the worker and the request share. It lives in the GUI thread and is deleted there
 // (deleteLater) when the last of the two lets go, so the worker may emit through it safely.
@@ -172,6 +201,11 @@ void LoadRequest::start()
             // The overview first; a damaged one is left to the full read below to report.
             if (!channel->cancelled) {
                 std::optional<LoadOutcome> overview = loadReportOverview(path);
+                if (!overview)
+                    if (std::optional<LoadOutcome> refused = refuseOverBudgetWithoutOverview(path, budget)) {
+                        channel->deliver(std::move(*refused));
+                        return;
+                    }
                 if (overview && overview->status == LoadOutcome::Status::Loaded && !channel->cancelled) {
                     const uint64_t events = overview->reportEvents;
                     channel->deliverOverview(std::move(*overview));

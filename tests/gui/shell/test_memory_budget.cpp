@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTest>
 #include <catch2/catch.hpp>
 
@@ -217,4 +218,32 @@ TEST_CASE("over the memory budget, the view reads the range it settles on and le
     tab.timeline()->setVisibleRange(span);
     REQUIRE(waitUntil([&] { return tab.isShowingOverview(); }));
     CHECK(tab.timeline()->isPictureOnly());
+}
+
+TEST_CASE("a report without an overview that needs more than the budget is refused with what to do")
+{
+    guiApp();
+    const auto folder = test::guiScratch("memory-budget-no-overview");
+    const uint64_t events = 20000; // too few for an overview
+    const QString path = test::writeGeneratedReport(folder, "small.rep", events);
+    REQUIRE_FALSE(readReportOverview(path.toStdString()).value().has_value());
+    {
+        const BudgetGuard budget(events / 2 * kResidentBytesPerEvent);
+        ui::ReportTab tab(path);
+        QSignalSpy failed(&tab, &ui::ReportTab::loadFailed);
+        tab.load();
+        REQUIRE(waitUntil([&] { return !tab.isLoading(); }));
+        REQUIRE(failed.count() == 1);
+        const QString sentence = failed.at(0).at(0).toString();
+        CHECK(sentence.contains(path));
+        CHECK(sentence.contains(QStringLiteral("sightline import")));
+        CHECK(sentence.contains(QStringLiteral("--memory-budget")));
+    }
+    // Within the budget it opens whole, as before.
+    const BudgetGuard budget(events * 2 * kResidentBytesPerEvent);
+    ui::ReportTab tab(path);
+    tab.load();
+    REQUIRE(waitUntil([&] { return !tab.isLoading(); }));
+    REQUIRE(tab.timeline() != nullptr);
+    CHECK(tab.timeline()->trace().eventCount() == events);
 }

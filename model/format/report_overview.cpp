@@ -1,6 +1,5 @@
 #include "model/format/report_overview.h"
 
-#include "model/common/parallel_for.h"
 #include "model/format/event_batch_decoder.h"
 #include "model/format/frame_index.h"
 #include "model/format/mapped_file.h"
@@ -8,7 +7,6 @@
 #include "model/format/structure_chunks.h"
 
 #include <algorithm>
-#include <mutex>
 
 namespace sightline {
 
@@ -112,23 +110,12 @@ Outcome readOverviewUnguarded(const std::string& path)
 
     EventBatchDecoder decoder(trace, path);
     decoder.allocate();
-    std::vector<const rep::FrameRef*> batches;
-    for (const rep::FrameRef& frame : index.frames)
-        if (frame.header.kind == ChunkKind::Overview) batches.push_back(&frame);
-    std::mutex errorMutex;
-    std::string firstError;
-    parallelFor(batches.size(), [&, scratch = std::string(), chunk = rep::Chunk()](size_t i) mutable {
-        const rep::FrameRef& frame = *batches[i];
-        const Status decoded = !rep::decompress(rep::framePayload(file, frame), frame.header.rawSize, scratch)
-                || !chunk.ParseFromString(scratch) || !chunk.has_overview()
-            ? Status::failure(rep::damagedReport(path, frame.offset, "an overview batch fails its checksum"))
-            : decoder.decode(chunk.overview(), frame.offset);
-        if (decoded) return true;
-        std::lock_guard lock(errorMutex);
-        if (firstError.empty()) firstError = decoded.error();
-        return false;
-    });
-    if (!firstError.empty()) return Outcome::failure(firstError);
+    if (Status decoded = rep::readBatches(file, index, path, ChunkKind::Overview, "an overview batch", 0,
+            [&](const rep::Chunk& chunk, uint64_t offset) {
+                return decoder.decode(chunk.overview(), offset);
+            });
+        !decoded)
+        return Outcome::failure(decoded.error());
     if (Status complete = decoder.checkComplete(); !complete) return Outcome::failure(complete.error());
 
     for (const rep::FrameRef& frame : index.frames)

@@ -242,45 +242,20 @@ bool looksLikeReport(const std::string& path)
 
 namespace {
 
-// Decodes the batches of one kind other than events on all cores, with `decode(chunk, offset)`;
-// `what` names the batch in the sentence for one that fails its checksum.
-template <class Decode>
-Status readBatches(std::span<const unsigned char> file, const rep::FrameIndex& index, const std::string& path,
-    ChunkKind kind, const std::string& what, const ReadOptions& options, Decode decode)
-{
-    std::vector<const rep::FrameRef*> batches;
-    for (const auto& frame : index.frames)
-        if (frame.header.kind == kind) batches.push_back(&frame);
-    std::mutex errorMutex;
-    std::string firstError;
-    parallelFor(
-        batches.size(),
-        [&, scratch = std::string(), chunk = rep::Chunk()](size_t i) mutable {
-            const rep::FrameRef& frame = *batches[i];
-            const Status decoded
-                = !decodeChunk(file, frame, chunk, scratch) || uint32_t(chunk.body_case()) != uint32_t(kind)
-                ? Status::failure(rep::damagedReport(path, frame.offset, what + " fails its checksum"))
-                : decode(chunk, frame.offset);
-            if (decoded) return true;
-            std::lock_guard lock(errorMutex);
-            if (firstError.empty()) firstError = decoded.error();
-            return false;
-        },
-        options.threads);
-    return firstError.empty() ? Status() : Status::failure(firstError);
-}
-
 // Decodes the CPU profile's three kinds of batches on all cores.
 Status readCpuBatches(std::span<const unsigned char> file, const rep::FrameIndex& index,
     const std::string& path, rep::CpuDecoder& cpu, const ReadOptions& options)
 {
-    Status read = readBatches(file, index, path, ChunkKind::CpuSampleBatch, "a CPU sample batch", options,
+    Status read = rep::readBatches(file, index, path, ChunkKind::CpuSampleBatch, "a CPU sample batch",
+        options.threads,
         [&](const rep::Chunk& c, uint64_t offset) { return cpu.decode(c.cpu_samples(), offset); });
     if (read)
-        read = readBatches(file, index, path, ChunkKind::ThreadStateBatch, "a thread state batch", options,
+        read = rep::readBatches(file, index, path, ChunkKind::ThreadStateBatch, "a thread state batch",
+            options.threads,
             [&](const rep::Chunk& c, uint64_t offset) { return cpu.decode(c.thread_states(), offset); });
     if (read)
-        read = readBatches(file, index, path, ChunkKind::EventStackBatch, "an event stack batch", options,
+        read = rep::readBatches(file, index, path, ChunkKind::EventStackBatch, "an event stack batch",
+            options.threads,
             [&](const rep::Chunk& c, uint64_t offset) { return cpu.decode(c.event_stacks(), offset); });
     return read;
 }
@@ -384,7 +359,8 @@ Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& op
         return Result<Trace>::failure("Loading '" + path + "' was cancelled.");
     if (!firstError.empty()) return Result<Trace>::failure(firstError);
     if (select.counters)
-        if (Status read = readBatches(file, index, path, ChunkKind::CounterBatch, "a counter batch", options,
+        if (Status read
+            = rep::readBatches(file, index, path, ChunkKind::CounterBatch, "a counter batch", options.threads,
                 [&](const rep::Chunk& c, uint64_t offset) {
                     return counters.decode(c.counter_batch(), offset);
                 });

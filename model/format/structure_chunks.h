@@ -2,15 +2,17 @@
 // entities, descriptors and diagnostics go straight into a Trace; the track list, the counter
 // definitions and the CPU stacks go to the caller, which either prepares to decode batches
 // (report_reader.cpp) or only outlines the report (report_outline.h). Every chunk is checked
-// (checksum, version) before use.
+// (checksum, version) before use. readBatches decodes the batches of one kind on all cores.
 #pragma once
 
+#include "model/common/parallel_for.h"
 #include "model/common/result.h"
 #include "model/format/frame_index.h"
 #include "model/format/report.pb.h"
 #include "model/trace/trace.h"
 
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -53,5 +55,35 @@ struct StructureRead
 // header, or the first failure `visit` returns.
 Result<StructureRead> readStructureChunks(std::span<const unsigned char> file, const FrameIndex& index,
     const std::string& path, Trace& trace, const std::function<Status(const Chunk&, const FrameRef&)>& visit);
+
+// Decodes every batch of `kind` on `threads` workers (0: all cores) with `decode(chunk,
+// frameOffset) -> Status`, each worker with its own scratch buffer and chunk. Fails with the
+// first failure: a batch that fails its checksum (named by `what`, e.g. "a counter batch") or
+// one `decode` returns.
+template <class Decode>
+Status readBatches(std::span<const unsigned char> file, const FrameIndex& index, const std::string& path,
+    ChunkKind kind, const std::string& what, unsigned threads, Decode decode)
+{
+    std::vector<const FrameRef*> batches;
+    for (const FrameRef& frame : index.frames)
+        if (frame.header.kind == kind) batches.push_back(&frame);
+    std::mutex errorMutex;
+    std::string firstError;
+    parallelFor(
+        batches.size(),
+        [&, scratch = std::string(), chunk = Chunk()](size_t i) mutable {
+            const FrameRef& frame = *batches[i];
+            const Status decoded = !decompress(framePayload(file, frame), frame.header.rawSize, scratch)
+                    || !chunk.ParseFromString(scratch) || uint32_t(chunk.body_case()) != uint32_t(kind)
+                ? Status::failure(damagedReport(path, frame.offset, what + " fails its checksum"))
+                : decode(chunk, frame.offset);
+            if (decoded) return true;
+            std::lock_guard lock(errorMutex);
+            if (firstError.empty()) firstError = decoded.error();
+            return false;
+        },
+        threads);
+    return firstError.empty() ? Status() : Status::failure(firstError);
+}
 
 } // namespace sightline::rep

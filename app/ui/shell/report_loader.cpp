@@ -201,12 +201,15 @@ void LoadRequest::start()
             // The overview first; a damaged one is left to the full read below to report.
             if (!channel->cancelled) {
                 std::optional<LoadOutcome> overview = loadReportOverview(path);
-                if (!overview)
+                // Without an overview to show, a report over the budget is refused: a damaged
+                // overview with the sentence naming the damage, a missing one with what to do.
+                const bool shown = overview && overview->status == LoadOutcome::Status::Loaded;
+                if (!shown)
                     if (std::optional<LoadOutcome> refused = refuseOverBudgetWithoutOverview(path, budget)) {
-                        channel->deliver(std::move(*refused));
+                        channel->deliver(std::move(overview ? *overview : *refused));
                         return;
                     }
-                if (overview && overview->status == LoadOutcome::Status::Loaded && !channel->cancelled) {
+                if (shown && !channel->cancelled) {
                     const uint64_t events = overview->reportEvents;
                     channel->deliverOverview(std::move(*overview));
                     if (events > budget / kResidentBytesPerEvent) {

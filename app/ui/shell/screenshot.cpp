@@ -147,6 +147,13 @@ LoadOutcome loadForScreenshot(const QString& path, bool overview)
     if (!overview) return loadTraceFile(path);
     if (std::optional<LoadOutcome> read = loadReportOverview(path)) return *read;
     LoadOutcome none;
+    if (!looksLikeReport(path.toStdString())) {
+        none.error
+            = QStringLiteral("'%1' is not a Sightline report (.rep), so it stores no overview; leave out "
+                             "--overview to open it.")
+                  .arg(path);
+        return none;
+    }
     none.error
         = QStringLiteral("'%1' stores no overview (reports of format 1.2 store one from %2 events on; "
                          "older, smaller or cut reports open whole); leave out --overview, or rewrite a "

@@ -6,11 +6,13 @@
 #include "app/ui/shell/report_tab.h"
 #include "app/ui/shell/screenshot.h"
 #include "app/ui/shell/shell_options.h"
+#include "model/format/frame_index.h"
 #include "model/format/report_io.h"
 #include "model/format/report_overview.h"
 #include "shell_test_support.h"
 #include "views/timeline/widgets/timeline_view.h"
 
+#include <QFile>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
@@ -246,4 +248,36 @@ TEST_CASE("a report without an overview that needs more than the budget is refus
     REQUIRE(waitUntil([&] { return !tab.isLoading(); }));
     REQUIRE(tab.timeline() != nullptr);
     CHECK(tab.timeline()->trace().eventCount() == events);
+}
+
+TEST_CASE("a report over the budget whose overview is damaged is refused with the damage named")
+{
+    guiApp();
+    const LargeReport large = largeReport(test::guiScratch("memory-budget-damaged-overview"));
+    // Flip a byte inside its first overview batch.
+    QFile file(large.path);
+    REQUIRE(file.open(QIODevice::ReadWrite));
+    QByteArray bytes = file.readAll();
+    const auto span
+        = std::span(reinterpret_cast<const unsigned char*>(bytes.constData()), size_t(bytes.size()));
+    const Result<rep::FrameIndex> index = rep::indexFrames(span, large.path.toStdString());
+    REQUIRE(index);
+    const auto batch = std::find_if(index->frames.begin(), index->frames.end(),
+        [](const rep::FrameRef& frame) { return frame.header.kind == rep::ChunkKind::Overview; });
+    REQUIRE(batch != index->frames.end());
+    const qint64 at = qint64(batch->offset + rep::kFrameHeaderSize + batch->header.compressedSize / 2);
+    bytes[at] = char(bytes[at] ^ 0x5a);
+    REQUIRE(file.seek(0));
+    REQUIRE(file.write(bytes) == bytes.size());
+    file.close();
+
+    const BudgetGuard budget(large.events / 2 * kResidentBytesPerEvent);
+    ui::ReportTab tab(large.path);
+    QSignalSpy failed(&tab, &ui::ReportTab::loadFailed);
+    tab.load();
+    REQUIRE(waitUntil([&] { return !tab.isLoading(); }));
+    REQUIRE(failed.count() == 1);
+    const QString sentence = failed.at(0).at(0).toString();
+    CHECK(sentence.contains(QStringLiteral("overview batch fails its checksum")));
+    CHECK(sentence.contains(large.path));
 }

@@ -35,6 +35,7 @@ public:
     void setHighlightedStacks(std::shared_ptr<const std::vector<uint32_t>> sortedStacks);
     // With `pictureOnly` the events are stand-ins: no event is hit, hovered or described.
     void setPictureOnly(bool pictureOnly);
+    bool isPictureOnly() const { return m_pictureOnly; }
     // The arrow buttons leading to off-screen correlated events, as last painted.
     const std::vector<JumpTarget>& jumpTargets() const { return m_jumpTargets; }
 

@@ -32,7 +32,6 @@ public:
     TimelineCanvas* canvas = nullptr;
     QScrollBar* scrollBar = nullptr;
     QSplitter* splitter = nullptr;
-    bool pictureOnly = false;
 };
 
 namespace {
@@ -183,7 +182,6 @@ void TimelineView::setHighlightedStacks(std::shared_ptr<const std::vector<uint32
 
 void TimelineView::setPictureOnly(bool pictureOnly)
 {
-    d->pictureOnly = pictureOnly;
     d->canvas->setPictureOnly(pictureOnly);
     if (!pictureOnly) return;
     d->state->selectEvent(std::nullopt);
@@ -191,7 +189,7 @@ void TimelineView::setPictureOnly(bool pictureOnly)
 }
 bool TimelineView::isPictureOnly() const
 {
-    return d->pictureOnly;
+    return d->canvas->isPictureOnly();
 }
 
 void TimelineView::setLaneHeight(int pixels)
@@ -283,17 +281,17 @@ bool TimelineView::runAction(TimelineAction action)
         state.selectEvent(std::nullopt);
         break;
     case TimelineAction::Find:
-        if (!d->pictureOnly) d->findBar->activate();
+        if (!isPictureOnly()) d->findBar->activate();
         break;
     case TimelineAction::FindNext:
-        if (d->pictureOnly) break;
+        if (isPictureOnly()) break;
         if (d->findBar->field()->text().isEmpty())
             d->findBar->activate();
         else
             d->findBar->findNext();
         break;
     case TimelineAction::FindPrevious:
-        if (d->pictureOnly) break;
+        if (isPictureOnly()) break;
         if (d->findBar->field()->text().isEmpty())
             d->findBar->activate();
         else

@@ -5,6 +5,82 @@
 
 namespace sightline {
 
+namespace {
+
+// The size of the descriptor table events of `kind` index into (none for OS runtime calls).
+size_t descriptorCount(const Trace& tables, TrackKind kind)
+{
+    switch (kind) {
+    case TrackKind::CudaApi:
+        return tables.apiResults.size();
+    case TrackKind::Kernels:
+        return tables.kernelLaunches.size();
+    case TrackKind::Memory:
+        return tables.memoryOps.size();
+    case TrackKind::Synchronization:
+        return tables.syncOps.size();
+    case TrackKind::Nvtx:
+        return tables.nvtxAttributes.size();
+    case TrackKind::OsRuntime:
+        return 0;
+    }
+    return 0;
+}
+
+} // namespace
+
+Status decodeEventColumns(const rep::EventBatch& b, TrackKind kind, const Trace& tables, EventColumns& out,
+    size_t first, const std::string& path, uint64_t offset)
+{
+    const auto damaged
+        = [&](const std::string& what) { return Status::failure(rep::damagedReport(path, offset, what)); };
+    const uint64_t count = b.count();
+    if (first + count > out.size()) return damaged("an event batch lies outside its lane");
+    const auto expect = [&](int size, bool present) { return size_t(size) == (present ? count : 0); };
+    if (!expect(b.start_delta_size(), true) || !expect(b.duration_size(), true)
+        || !expect(b.name_size(), true) || !expect(b.correlation_delta_size(), hasCorrelation(kind))
+        || !expect(b.detail_size(), hasDetail(kind)) || !expect(b.value_size(), hasValue(kind)))
+        return damaged("an event batch has columns of the wrong length");
+
+    const size_t strings = tables.strings.size();
+    const size_t descriptors = descriptorCount(tables, kind);
+    constexpr uint64_t kMaxTime = uint64_t(1) << 62;
+    uint64_t t = 0;
+    Timestamp previousEnd = INT64_MIN;
+    for (uint32_t k = 0; k < count; ++k) {
+        const uint64_t duration = b.duration(int(k));
+        t += b.start_delta(int(k));
+        if (t >= kMaxTime || duration >= kMaxTime) return damaged("an event has an impossible time");
+        const Timestamp start = Timestamp(t), end = Timestamp(t + duration);
+        if (start < previousEnd) return damaged("events of one lane overlap");
+        previousEnd = effectiveEnd(start, end);
+        const uint32_t name = b.name(int(k));
+        if (name >= strings) return damaged("an event names a string that does not exist");
+        const size_t i = first + k;
+        out.start[i] = start;
+        out.end[i] = end;
+        out.name[i] = StringId(name);
+    }
+    if (hasCorrelation(kind)) {
+        int64_t c = 0;
+        for (uint32_t k = 0; k < count; ++k) {
+            c += b.correlation_delta(int(k));
+            out.correlation[first + k] = CorrelationId(uint32_t(c));
+        }
+    }
+    if (hasDetail(kind)) {
+        for (uint32_t k = 0; k < count; ++k) {
+            const uint32_t d = b.detail(int(k));
+            if (d >= descriptors) return damaged("an event names a descriptor that does not exist");
+            out.detail[first + k] = d;
+        }
+    }
+    if (hasValue(kind))
+        for (uint32_t k = 0; k < count; ++k)
+            out.value[first + k] = b.value(int(k));
+    return {};
+}
+
 EventBatchDecoder::EventBatchDecoder(Trace& trace, std::string path)
     : m_trace(trace)
     , m_path(std::move(path))
@@ -26,25 +102,6 @@ Status EventBatchDecoder::damaged(uint64_t offset, const std::string& what) cons
     return Status::failure(rep::damagedReport(m_path, offset, what));
 }
 
-size_t EventBatchDecoder::descriptorCount(TrackKind kind) const
-{
-    switch (kind) {
-    case TrackKind::CudaApi:
-        return m_trace.apiResults.size();
-    case TrackKind::Kernels:
-        return m_trace.kernelLaunches.size();
-    case TrackKind::Memory:
-        return m_trace.memoryOps.size();
-    case TrackKind::Synchronization:
-        return m_trace.syncOps.size();
-    case TrackKind::Nvtx:
-        return m_trace.nvtxAttributes.size();
-    case TrackKind::OsRuntime:
-        return 0;
-    }
-    return 0;
-}
-
 Status EventBatchDecoder::decode(const rep::EventBatch& b, uint64_t offset)
 {
     const size_t storedTracks = m_slots.empty() ? m_trace.tracks.size() : m_slots.size();
@@ -64,50 +121,9 @@ Status EventBatchDecoder::decode(const rep::EventBatch& b, uint64_t offset)
     }
     if (first < lane.begin || first + count > lane.end)
         return damaged(offset, "an event batch lies outside its lane");
-    const TrackKind kind = track.key.kind;
-    const auto expect = [&](int size, bool present) { return size_t(size) == (present ? count : 0); };
-    if (!expect(b.start_delta_size(), true) || !expect(b.duration_size(), true)
-        || !expect(b.name_size(), true) || !expect(b.correlation_delta_size(), hasCorrelation(kind))
-        || !expect(b.detail_size(), hasDetail(kind)) || !expect(b.value_size(), hasValue(kind)))
-        return damaged(offset, "an event batch has columns of the wrong length");
-
-    EventColumns& ev = track.events;
-    const size_t strings = m_trace.strings.size();
-    const size_t descriptors = descriptorCount(kind);
-    constexpr uint64_t kMaxTime = uint64_t(1) << 62;
-    uint64_t t = 0;
-    Timestamp previousEnd = INT64_MIN;
-    for (uint32_t k = 0; k < count; ++k) {
-        const uint64_t duration = b.duration(int(k));
-        t += b.start_delta(int(k));
-        if (t >= kMaxTime || duration >= kMaxTime) return damaged(offset, "an event has an impossible time");
-        const Timestamp start = Timestamp(t), end = Timestamp(t + duration);
-        if (start < previousEnd) return damaged(offset, "events of one lane overlap");
-        previousEnd = effectiveEnd(start, end);
-        const uint32_t name = b.name(int(k));
-        if (name >= strings) return damaged(offset, "an event names a string that does not exist");
-        const size_t i = first + k;
-        ev.start[i] = start;
-        ev.end[i] = end;
-        ev.name[i] = StringId(name);
-    }
-    if (hasCorrelation(kind)) {
-        int64_t c = 0;
-        for (uint32_t k = 0; k < count; ++k) {
-            c += b.correlation_delta(int(k));
-            ev.correlation[first + k] = CorrelationId(uint32_t(c));
-        }
-    }
-    if (hasDetail(kind)) {
-        for (uint32_t k = 0; k < count; ++k) {
-            const uint32_t d = b.detail(int(k));
-            if (d >= descriptors) return damaged(offset, "an event names a descriptor that does not exist");
-            ev.detail[first + k] = d;
-        }
-    }
-    if (hasValue(kind))
-        for (uint32_t k = 0; k < count; ++k)
-            ev.value[first + k] = b.value(int(k));
+    if (Status decoded = decodeEventColumns(b, track.key.kind, m_trace, track.events, first, m_path, offset);
+        !decoded)
+        return decoded;
     m_received[slot][b.lane()] += uint32_t(count);
     return {};
 }

@@ -14,6 +14,13 @@
 
 namespace sightline {
 
+// Decodes batch `b` of a track of `kind` into `out` from position `first` on (`out` already
+// has room for it), checking every string and descriptor id against `tables`' tables. What
+// EventBatchDecoder does for each batch, and what readers of single batches (paging) use.
+// `path` and `offset` name the batch in an error sentence.
+Status decodeEventColumns(const rep::EventBatch& b, TrackKind kind, const Trace& tables, EventColumns& out,
+    size_t first, const std::string& path, uint64_t offset);
+
 class EventBatchDecoder
 {
 public:
@@ -40,7 +47,6 @@ public:
 
 private:
     Status damaged(uint64_t offset, const std::string& what) const;
-    size_t descriptorCount(TrackKind kind) const;
 
     Trace& m_trace;
     std::string m_path;

@@ -51,10 +51,8 @@ bool readFooter(std::span<const unsigned char> file, FrameIndex& index, const He
         if (headerWanted && validKind(entry.kind()) && !headerWanted(ChunkKind(entry.kind()))) {
             // Its header is not read, so its page of the file is not touched.
             frame.headerRead = false;
-        } else {
-            frame.header = decodeFrameHeader(file.data() + entry.offset());
-            if (uint32_t(frame.header.kind) != entry.kind() || !fits(file, entry.offset(), frame.header))
-                return false;
+        } else if (!readFrameHeader(file, frame, ChunkKind(entry.kind()))) {
+            return false;
         }
         if (frame.header.kind == ChunkKind::Events || frame.header.kind == ChunkKind::Overview) {
             frame.track = entry.track();
@@ -72,6 +70,16 @@ bool readFooter(std::span<const unsigned char> file, FrameIndex& index, const He
 }
 
 } // namespace
+
+bool readFrameHeader(std::span<const unsigned char> file, FrameRef& frame, ChunkKind listedKind)
+{
+    if (!headerFits(file, frame.offset, file.size())) return false;
+    const FrameHeader header = decodeFrameHeader(file.data() + frame.offset);
+    if (header.kind != listedKind || !fits(file, frame.offset, header)) return false;
+    frame.header = header;
+    frame.headerRead = true;
+    return true;
+}
 
 Result<FrameIndex> indexFrames(
     std::span<const unsigned char> file, const std::string& path, const HeaderFilter& headerWanted)

@@ -48,6 +48,11 @@ using HeaderFilter = std::function<bool(ChunkKind)>;
 Result<FrameIndex> indexFrames(
     std::span<const unsigned char> file, const std::string& path, const HeaderFilter& headerWanted = {});
 
+// Reads the header of `frame` (one indexFrames left unread, or any), checking that it is of the
+// kind the footer lists and that the frame lies inside the file; false, leaving `frame` as it
+// was, when not (the report is damaged there).
+bool readFrameHeader(std::span<const unsigned char> file, FrameRef& frame, ChunkKind listedKind);
+
 // Whether a batch whose events start within `starts` (none: not known) may hold events that
 // start in `range`: the rule of every read of a range.
 inline bool startsReach(const std::optional<TimeRange>& starts, TimeRange range)

@@ -39,13 +39,11 @@ Result<std::optional<ReportOutline>> readReportOutline(const std::string& path)
     ReportOutline outline;
     const auto visit = [&](const rep::Chunk& chunk, const rep::FrameRef& frame) -> Status {
         if (chunk.has_tracks()) {
-            for (const auto& d : chunk.tracks().tracks()) {
-                const std::optional<Track> track = rep::trackFromDescriptor(d);
-                if (!track)
-                    return Status::failure(
-                        rep::damagedReport(path, frame.offset, "a track claims more than 2^32 events"));
-                outline.tracks.push_back({track->key, track->laneBegin.back(), track->laneCount()});
-            }
+            const Result<std::vector<Track>> tracks
+                = rep::tracksFromChunk(chunk.tracks(), path, frame.offset);
+            if (!tracks) return Status::failure(tracks.error());
+            for (const Track& track : tracks.value())
+                outline.tracks.push_back({track.key, track.laneBegin.back(), track.laneCount()});
             outline.span = rep::storedSpan(chunk.tracks(), index.formatMinor);
         }
         if (chunk.has_counter_definitions()) {

@@ -61,6 +61,14 @@ uint64_t ReportOverview::eventsStartingIn(TimeRange range) const
     return decoded;
 }
 
+uint64_t ReportOverview::trackEvents(uint32_t track) const
+{
+    uint64_t count = 0;
+    for (const Batch& batch : eventBatches)
+        if (batch.track == track) count += batch.count;
+    return count;
+}
+
 namespace {
 
 // readReportOverview without its guard against running out of memory.
@@ -93,13 +101,11 @@ Outcome readOverviewUnguarded(const std::string& path)
             return {};
         }
         if (!chunk.has_tracks()) return {};
-        for (const auto& d : chunk.tracks().tracks()) {
-            std::optional<Track> track = rep::trackFromDescriptor(d);
-            if (!track)
-                return Status::failure(
-                    rep::damagedReport(path, frame.offset, "a track claims more than 2^32 events"));
-            overview.events += track->laneBegin.back();
-            trace.tracks.push_back(std::move(*track));
+        Result<std::vector<Track>> tracks = rep::tracksFromChunk(chunk.tracks(), path, frame.offset);
+        if (!tracks) return Status::failure(tracks.error());
+        for (Track& track : tracks.value()) {
+            overview.events += track.laneBegin.back();
+            trace.tracks.push_back(std::move(track));
         }
         span = rep::storedSpan(chunk.tracks(), index.formatMinor);
         return {};
@@ -120,7 +126,7 @@ Outcome readOverviewUnguarded(const std::string& path)
 
     for (const rep::FrameRef& frame : index.frames)
         if (frame.header.kind == ChunkKind::Events)
-            overview.eventBatches.push_back({frame.starts, frame.count});
+            overview.eventBatches.push_back({frame.starts, frame.count, frame.track});
     trace.buildIndexes();
     if (span) trace.span = *span;
     trace.storedFormat = {index.formatMajor, index.formatMinor};

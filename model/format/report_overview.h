@@ -33,12 +33,15 @@ struct ReportOverview
     {
         std::optional<TimeRange> starts;
         uint32_t count = 0;
+        uint32_t track = 0; // its index in the report's track list (and in `trace`)
     };
     std::vector<Batch> eventBatches;
 
     // At most how many events a read of `range` decodes (ReadOptions::select's startsIn):
     // every batch reaching into it, whole.
     uint64_t eventsStartingIn(TimeRange range) const;
+    // The events of stored track `track`, by the footer.
+    uint64_t trackEvents(uint32_t track) const;
 };
 
 // Memory a report takes once read whole with its indexes, per event (31-36 bytes measured on

@@ -84,17 +84,15 @@ Result<StructureFacts> readStructure(std::span<const unsigned char> file, const 
         rawBytesOf(index, ChunkKind::ThreadStateBatch), rawBytesOf(index, ChunkKind::EventStackBatch)};
     const auto visit = [&](const rep::Chunk& chunk, const rep::FrameRef& frame) -> Status {
         switch (frame.header.kind) {
-        case ChunkKind::Tracks:
-            for (const auto& d : chunk.tracks().tracks()) {
-                std::optional<Track> track = rep::trackFromDescriptor(d);
-                if (!track)
-                    return Status::failure(
-                        rep::damagedReport(path, frame.offset, "a track claims more than 2^32 events"));
-                trace.tracks.push_back(std::move(*track));
-            }
+        case ChunkKind::Tracks: {
+            Result<std::vector<Track>> tracks = rep::tracksFromChunk(chunk.tracks(), path, frame.offset);
+            if (!tracks) return Status::failure(tracks.error());
+            for (Track& track : tracks.value())
+                trace.tracks.push_back(std::move(track));
             facts.storedSpan = rep::storedSpan(chunk.tracks(), index.formatMinor);
             facts.sawTracks = true;
             return {};
+        }
         case ChunkKind::CounterDefinitions:
             return select.counters ? decoders.counters.define(
                        chunk.counter_definitions(), counterBatchBytes, index.complete, frame.offset)

@@ -17,6 +17,10 @@ bool claimsFit(uint64_t events, uint64_t lanes, uint64_t tracks, uint64_t rawByt
     return events <= rawBytes / kMinBytesPerEvent && lanes <= events + tracks;
 }
 
+namespace {
+
+// The track a descriptor describes, without events. None when its lanes claim more than the
+// 32-bit event indexes hold.
 std::optional<Track> trackFromDescriptor(const TrackDescriptor& d)
 {
     Track t;
@@ -37,6 +41,22 @@ std::optional<Track> trackFromDescriptor(const TrackDescriptor& d)
         t.laneBegin.push_back(uint32_t(total));
     }
     return t;
+}
+
+} // namespace
+
+Result<std::vector<Track>> tracksFromChunk(const Tracks& chunk, const std::string& path, uint64_t offset)
+{
+    std::vector<Track> tracks;
+    tracks.reserve(size_t(chunk.tracks_size()));
+    for (const auto& d : chunk.tracks()) {
+        std::optional<Track> track = trackFromDescriptor(d);
+        if (!track)
+            return Result<std::vector<Track>>::failure(
+                damagedReport(path, offset, "a track claims more than 2^32 events"));
+        tracks.push_back(std::move(*track));
+    }
+    return tracks;
 }
 
 namespace {

@@ -22,9 +22,10 @@ namespace sightline::rep {
 // Batches follow the structure and are decoded apart from it.
 bool isBatch(ChunkKind kind);
 
-// The track a descriptor describes, without events. None when its lanes claim more than the
-// 32-bit event indexes hold; the lane sizes are checked against the file by the reader.
-std::optional<Track> trackFromDescriptor(const TrackDescriptor& d);
+// The tracks a track list describes, without events. Fails (naming the chunk at `offset` of
+// `path`) when a track's lanes claim more than the 32-bit event indexes hold; the lane sizes are
+// checked against the file by each reader.
+Result<std::vector<Track>> tracksFromChunk(const Tracks& chunk, const std::string& path, uint64_t offset);
 
 // The spans a 1.1 report stores: the whole trace's (as a full read computes it) in its track
 // list, and each counter timeline's. None for an empty one, an older report (which stores no

@@ -43,6 +43,13 @@ std::string joinReport(const ReportChunks& report, const std::function<void(rep:
         auto* entry = footer.add_chunks();
         entry->set_offset(out.size());
         entry->set_kind(uint32_t(kind));
+        // An event batch's place, as the writer lists it (its starts left out: unknown).
+        if (kind == rep::ChunkKind::Events) {
+            entry->set_track(chunk.events().track());
+            entry->set_lane(chunk.events().lane());
+            entry->set_first_index(chunk.events().first_index());
+            entry->set_count(chunk.events().count());
+        }
         appendFrame(out, kind, chunk);
     }
     if (editFooter) editFooter(footer);

@@ -22,7 +22,8 @@ struct ReportChunks
 
 ReportChunks splitReport(const std::string& bytes);
 
-// The chunks as a complete report; `editFooter` may change the footer before it is written.
+// The chunks as a complete report, its footer listing each event batch's track, lane, first
+// index and count from the batch; `editFooter` may change the footer before it is written.
 std::string joinReport(const ReportChunks& report, const std::function<void(rep::Footer&)>& editFooter = {});
 
 // The first chunk of `kind` (the test fails when there is none).

@@ -139,6 +139,45 @@ bool columnAppliesToSamples(EventColumn column)
         || column == EventColumn::End || column == EventColumn::Value;
 }
 
+QVariant columnHeaderData(EventColumn column, int role)
+{
+    if (role == Qt::DisplayRole) return columnTitle(column);
+    if (role == Qt::TextAlignmentRole)
+        return int(Qt::AlignVCenter | (isNumericColumn(column) ? Qt::AlignRight : Qt::AlignLeft));
+    if (role == Qt::ToolTipRole)
+        return firstClickOrder(column) == Qt::DescendingOrder
+            ? QStringLiteral("Click to sort, largest first; click again to reverse.")
+            : QStringLiteral("Click to sort; click again to reverse.");
+    return {};
+}
+
+QString trackKindLabel(TrackKind kind)
+{
+    switch (kind) {
+    case TrackKind::CudaApi:
+        return QStringLiteral("CUDA API");
+    case TrackKind::Nvtx:
+        return QStringLiteral("NVTX");
+    case TrackKind::OsRuntime:
+        return QStringLiteral("OS runtime");
+    case TrackKind::Kernels:
+        return QStringLiteral("Kernels");
+    case TrackKind::Memory:
+        return QStringLiteral("Memory");
+    case TrackKind::Synchronization:
+        return QStringLiteral("Synchronization");
+    }
+    return {};
+}
+
+QString EventCells::trackTitle(TrackId track) const
+{
+    QString text = trackKindLabel(m_trace.track(track).key.kind) + QStringLiteral(" \u00b7 ")
+        + threadOrStreamLabel(track);
+    if (!deviceContextLabel(track).isEmpty()) text += QStringLiteral(" (%1)").arg(deviceContextLabel(track));
+    return text;
+}
+
 EventCells::EventCells(const Trace& trace)
     : m_trace(trace)
     , m_names(trace)

@@ -11,6 +11,7 @@
 #include "views/events/event_names.h"
 
 #include <QString>
+#include <QVariant>
 #include <Qt>
 #include <optional>
 #include <vector>
@@ -52,6 +53,12 @@ bool columnAppliesToSamples(EventColumn column);
 Qt::SortOrder firstClickOrder(EventColumn column);
 // Numbers are right-aligned.
 bool isNumericColumn(EventColumn column);
+// What a table's header shows for the column in `role`: its title, alignment and tooltip (how
+// a click sorts).
+QVariant columnHeaderData(EventColumn column, int role);
+
+// "CUDA API", "Kernels", ... : what a track of the kind holds.
+QString trackKindLabel(TrackKind kind);
 
 class EventCells
 {
@@ -79,6 +86,8 @@ public:
     const QString& threadOrStreamLabel(TrackId track) const { return m_threadOrStream[track.value]; }
     // "GPU 0 / Context 1" for GPU tracks, empty for host tracks.
     const QString& deviceContextLabel(TrackId track) const { return m_deviceContext[track.value]; }
+    // "Kernels · Stream 7 (GPU 0 / Context 1)", "CUDA API · python [1234]": one track's title.
+    QString trackTitle(TrackId track) const;
     // The NVTX domain name of an NVTX event ("default" for the default domain).
     QString domainLabel(EventRef event) const;
     QString copyKindLabel(EventRef event) const;

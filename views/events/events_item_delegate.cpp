@@ -4,9 +4,88 @@
 #include "views/events/events_table_model.h"
 
 #include <QApplication>
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
 #include <QPainter>
+#include <QTableView>
+#include <QVBoxLayout>
 
 namespace sightline::views {
+
+EventsBar buildEventsBar(QWidget* owner)
+{
+    EventsBar bar;
+    bar.title = new QLabel(owner);
+    QFont bold = bar.title->font();
+    bold.setBold(true);
+    bar.title->setFont(bold);
+    bar.filter = new QLineEdit(owner);
+    bar.filter->setPlaceholderText(QObject::tr("Filter by name"));
+    bar.filter->setClearButtonEnabled(true);
+    bar.filter->setMinimumWidth(260);
+    bar.filter->setMaximumWidth(420);
+    bar.regex = new QCheckBox(QObject::tr("Regex"), owner);
+    bar.regex->setToolTip(QObject::tr("Match names with a regular expression instead of a plain substring"));
+    bar.layout = new QHBoxLayout;
+    bar.layout->setContentsMargins(6, 4, 6, 2);
+    bar.layout->addWidget(bar.title);
+    bar.layout->addStretch(1);
+    bar.layout->addWidget(bar.filter, 1);
+    bar.layout->addWidget(bar.regex);
+    return bar;
+}
+
+void layOutEventsPane(QWidget* owner, const EventsBar& bar, QTableView* table, QLabel* status,
+    std::initializer_list<QWidget*> besideStatus)
+{
+    auto* statusBar = new QHBoxLayout;
+    statusBar->setContentsMargins(6, 2, 6, 4);
+    statusBar->addWidget(status, 1);
+    for (QWidget* widget : besideStatus)
+        statusBar->addWidget(widget);
+    auto* layout = new QVBoxLayout(owner);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(bar.layout);
+    layout->addWidget(table, 1);
+    layout->addLayout(statusBar);
+}
+
+void setUpEventsTable(QTableView* table)
+{
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    table->setAlternatingRowColors(true);
+    table->setShowGrid(false);
+    table->setWordWrap(false);
+    table->setTextElideMode(Qt::ElideRight);
+    table->setSortingEnabled(false); // sorting is the owner's: a header click asks for an order
+    table->setContextMenuPolicy(Qt::CustomContextMenu);
+    table->verticalHeader()->hide();
+    table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    QHeaderView* header = table->horizontalHeader();
+    header->setSectionsClickable(true);
+    header->setSortIndicatorShown(true);
+    header->setHighlightSections(false);
+    header->setSectionsMovable(true);
+    header->setStretchLastSection(true);
+    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    const int digit = table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    for (int c = 0; c < kEventColumnCount; ++c) {
+        const auto column = EventColumn(c);
+        const int chars = column == EventColumn::Name                                       ? 48
+            : column == EventColumn::Start || column == EventColumn::End                    ? 15
+            : column == EventColumn::ThreadOrStream || column == EventColumn::DeviceContext ? 20
+            : column == EventColumn::MemoryKinds                                            ? 18
+                                                                                            : 12;
+        header->resizeSection(
+            c, std::max(chars * digit, header->fontMetrics().horizontalAdvance(columnTitle(column)) + 28));
+    }
+}
 
 int EventsItemDelegate::indentOf(const QModelIndex& index) const
 {

@@ -1,11 +1,37 @@
-// Draws the Events View's Name cells: an expand arrow (the style's own tree branch indicator)
-// before an NVTX range that contains events, and an indent before the events shown inside an
-// expanded range, so the flat table reads like a one-level tree. Other cells draw as usual.
+// How the Events View's tables look. EventsItemDelegate draws the Name cells: an expand arrow (the style's
+// own tree branch indicator) before an NVTX range that contains events, and an indent before the events shown
+// inside an expanded range, so the flat table reads like a one-level tree. Other cells draw as usual.
 #pragma once
 
 #include <QStyledItemDelegate>
+#include <initializer_list>
+
+class QCheckBox;
+class QHBoxLayout;
+class QLabel;
+class QLineEdit;
+class QTableView;
 
 namespace sightline::views {
+
+// Sets up a table of events (columns as EventColumn) the Events View's way: whole-row
+// selection, fixed row height, no grid, clickable headers whose clicks the owner handles (it
+// sorts), and each column's width for its contents.
+void setUpEventsTable(QTableView* table);
+
+// The bar above an Events View's table: a bold title, then the name filter (its line edit and
+// Regex box), to which the owner appends its own buttons.
+struct EventsBar
+{
+    QHBoxLayout* layout = nullptr;
+    QLabel* title = nullptr;
+    QLineEdit* filter = nullptr;
+    QCheckBox* regex = nullptr;
+};
+EventsBar buildEventsBar(QWidget* owner);
+// Lays out an Events View: the bar, the table, then the status line and the widgets beside it.
+void layOutEventsPane(QWidget* owner, const EventsBar& bar, QTableView* table, QLabel* status,
+    std::initializer_list<QWidget*> besideStatus);
 
 class EventsItemDelegate : public QStyledItemDelegate
 {

@@ -169,15 +169,7 @@ QVariant EventsTableModel::data(const QModelIndex& index, int role) const
 QVariant EventsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= kEventColumnCount) return {};
-    const auto column = EventColumn(section);
-    if (role == Qt::DisplayRole) return columnTitle(column);
-    if (role == Qt::TextAlignmentRole)
-        return int(Qt::AlignVCenter | (isNumericColumn(column) ? Qt::AlignRight : Qt::AlignLeft));
-    if (role == Qt::ToolTipRole)
-        return firstClickOrder(column) == Qt::DescendingOrder
-            ? QStringLiteral("Click to sort, largest first; click again to reverse.")
-            : QStringLiteral("Click to sort; click again to reverse.");
-    return {};
+    return columnHeaderData(EventColumn(section), role);
 }
 
 void EventsTableModel::sort(int column, Qt::SortOrder order)

@@ -41,64 +41,24 @@ EventsView::~EventsView() = default;
 
 void EventsView::buildLayout()
 {
-    m_title = new QLabel(tr("Events View"), this);
+    const EventsBar bar = buildEventsBar(this);
+    m_title = bar.title;
+    m_title->setText(tr("Events View"));
     m_title->setObjectName(QStringLiteral("eventsViewTitle"));
-    QFont bold = m_title->font();
-    bold.setBold(true);
-    m_title->setFont(bold);
-    m_filter = new QLineEdit(this);
-    m_filter->setPlaceholderText(tr("Filter by name"));
-    m_filter->setClearButtonEnabled(true);
-    m_filter->setMinimumWidth(260);
-    m_filter->setMaximumWidth(420);
-    m_regex = new QCheckBox(tr("Regex"), this);
-    m_regex->setToolTip(tr("Match names with a regular expression instead of a plain substring"));
+    m_filter = bar.filter;
+    m_regex = bar.regex;
     m_export = new QToolButton(this);
     m_export->setText(tr("Export CSV\u2026"));
     m_export->setToolTip(tr("Save the current table (sorted and filtered) as CSV"));
-
-    auto* bar = new QHBoxLayout;
-    bar->setContentsMargins(6, 4, 6, 2);
-    bar->addWidget(m_title);
-    bar->addStretch(1);
-    bar->addWidget(m_filter, 1);
-    bar->addWidget(m_regex);
-    bar->addWidget(m_export);
+    bar.layout->addWidget(m_export);
 
     m_table = new QTableView(this);
     m_table->setModel(m_model);
     m_delegate = new EventsItemDelegate(m_table);
     m_table->setItemDelegate(m_delegate);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_table->setAlternatingRowColors(true);
-    m_table->setShowGrid(false);
-    m_table->setWordWrap(false);
-    m_table->setTextElideMode(Qt::ElideRight);
-    m_table->setSortingEnabled(false); // sorting is ours: a header click asks for a query
-    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    setUpEventsTable(m_table);
     QHeaderView* header = m_table->horizontalHeader();
-    header->setSectionsClickable(true);
-    header->setSortIndicatorShown(true);
     header->setSortIndicator(int(m_query.sortColumn), m_query.order);
-    header->setHighlightSections(false);
-    header->setSectionsMovable(true);
-    header->setStretchLastSection(true);
-    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    const int digit = m_table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    for (int c = 0; c < kEventColumnCount; ++c) {
-        const auto column = EventColumn(c);
-        const int chars = column == EventColumn::Name                                       ? 48
-            : column == EventColumn::Start || column == EventColumn::End                    ? 15
-            : column == EventColumn::ThreadOrStream || column == EventColumn::DeviceContext ? 20
-            : column == EventColumn::MemoryKinds                                            ? 18
-                                                                                            : 12;
-        header->resizeSection(
-            c, std::max(chars * digit, header->fontMetrics().horizontalAdvance(columnTitle(column)) + 28));
-    }
     m_table->viewport()->installEventFilter(this);
     m_table->installEventFilter(this);
 
@@ -118,18 +78,7 @@ void EventsView::buildLayout()
     m_busy->setTextVisible(false);
     m_busy->hide();
     m_busyLabel->hide();
-    auto* statusBar = new QHBoxLayout;
-    statusBar->setContentsMargins(6, 2, 6, 4);
-    statusBar->addWidget(m_status, 1);
-    statusBar->addWidget(m_busyLabel);
-    statusBar->addWidget(m_busy);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    layout->addLayout(bar);
-    layout->addWidget(m_table, 1);
-    layout->addLayout(statusBar);
+    layOutEventsPane(this, bar, m_table, m_status, {m_busyLabel, m_busy});
 
     m_filterDelay = new QTimer(this);
     m_filterDelay->setSingleShot(true);

@@ -21,25 +21,6 @@ QString grouped(size_t n)
     return QLocale(QLocale::English, QLocale::UnitedStates).toString(qulonglong(n));
 }
 
-QString kindLabel(TrackKind kind)
-{
-    switch (kind) {
-    case TrackKind::CudaApi:
-        return QStringLiteral("CUDA API");
-    case TrackKind::Nvtx:
-        return QStringLiteral("NVTX");
-    case TrackKind::OsRuntime:
-        return QStringLiteral("OS runtime");
-    case TrackKind::Kernels:
-        return QStringLiteral("Kernels");
-    case TrackKind::Memory:
-        return QStringLiteral("Memory");
-    case TrackKind::Synchronization:
-        return QStringLiteral("Synchronization");
-    }
-    return {};
-}
-
 // "SMs Active [%] · GPU 0" for a counter series.
 QString describeCounter(const Trace& trace, uint32_t series)
 {
@@ -58,17 +39,13 @@ QString describeSource(const EventCells& cells, const EventSource& source)
     if (source.tracks.empty() && source.counter) {
         text = describeCounter(cells.trace(), *source.counter);
     } else if (source.tracks.size() == 1) {
-        const TrackId id = source.tracks.front();
-        text = kindLabel(cells.trace().track(id).key.kind) + QStringLiteral(" \u00b7 ")
-            + cells.threadOrStreamLabel(id);
-        if (!cells.deviceContextLabel(id).isEmpty())
-            text += QStringLiteral(" (%1)").arg(cells.deviceContextLabel(id));
+        text = cells.trackTitle(source.tracks.front());
     } else {
         QStringList kinds;
         for (int k = 0; k < kTrackKindCount; ++k)
             for (TrackId id : source.tracks)
                 if (cells.trace().track(id).key.kind == TrackKind(k)) {
-                    kinds << kindLabel(TrackKind(k));
+                    kinds << trackKindLabel(TrackKind(k));
                     break;
                 }
         // A stream's kernels, copies and synchronisations are three tracks but one stream; a

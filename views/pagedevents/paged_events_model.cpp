@@ -1,0 +1,86 @@
+#include "views/pagedevents/paged_events_model.h"
+
+#include "views/pagedevents/track_event_order.h"
+
+namespace sightline::views {
+
+PagedEventsModel::PagedEventsModel(std::shared_ptr<const TrackPager> pager, QObject* parent)
+    : QAbstractTableModel(parent)
+    , m_pager(std::move(pager))
+    , m_page(m_pager->structure())
+    , m_cells(std::make_unique<EventCells>(m_page))
+{ }
+
+void PagedEventsModel::setRows(StoredRows rows)
+{
+    beginResetModel();
+    m_rows = std::move(rows);
+    Track& track = m_page.tracks.front();
+    track.events = {};
+    track.laneBegin = {0, 0};
+    m_pageFirst = 0;
+    endResetModel();
+}
+
+void PagedEventsModel::setPage(const StoredRows& rows, size_t first, EventColumns events)
+{
+    if (rows != m_rows || first + events.size() > listedCount()) return;
+    Track& track = m_page.tracks.front();
+    const size_t count = events.size();
+    track.events = std::move(events);
+    track.laneBegin = {0, uint32_t(count)};
+    m_pageFirst = first;
+    if (count > 0)
+        emit dataChanged(index(int(first), 0), index(int(first + count - 1), kEventColumnCount - 1));
+}
+
+bool PagedEventsModel::pageHolds(size_t first, size_t last) const
+{
+    const size_t count = m_page.tracks.front().size();
+    return count > 0 && first >= m_pageFirst && last < m_pageFirst + count;
+}
+
+std::optional<EventRef> PagedEventsModel::pageEvent(int row) const
+{
+    if (row < 0 || !pageHolds(size_t(row), size_t(row))) return std::nullopt;
+    return EventRef {TrackId(0), uint32_t(size_t(row) - m_pageFirst)};
+}
+
+int PagedEventsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(listedCount());
+}
+
+int PagedEventsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : kEventColumnCount;
+}
+
+QVariant PagedEventsModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.column() >= kEventColumnCount) return {};
+    const auto column = EventColumn(index.column());
+    if (role == Qt::TextAlignmentRole)
+        return int(Qt::AlignVCenter | (isNumericColumn(column) ? Qt::AlignRight : Qt::AlignLeft));
+    const std::optional<EventRef> event = pageEvent(index.row());
+    if (!event) return {};
+    if (role == Qt::DisplayRole) return m_cells->display(*event, column);
+    if (role == Qt::ToolTipRole) return m_cells->tooltip(*event, column);
+    return {};
+}
+
+QVariant PagedEventsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= kEventColumnCount) return {};
+    const auto column = EventColumn(section);
+    if (role == Qt::ToolTipRole && !isTrackOrderColumn(column))
+        return QStringLiteral("A track over the memory budget is listed by Start, Duration or End only.");
+    return columnHeaderData(column, role);
+}
+
+void PagedEventsModel::sort(int column, Qt::SortOrder order)
+{
+    if (column >= 0 && column < kEventColumnCount) emit sortRequested(EventColumn(column), order);
+}
+
+} // namespace sightline::views

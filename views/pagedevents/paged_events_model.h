@@ -1,0 +1,61 @@
+// The table of a track too large to hold in memory (paged_events_view.h): one row per listed
+// event, in the order track_event_order.h computed (stored indexes), each cell formatted from a
+// page of events read from the report around what the table shows. Rows outside the page show
+// nothing until their page arrives (the view asks for it off the GUI thread). The page is held
+// in a Trace of its own, the report's structure with this track holding the page's events, so
+// the Events View's own cells (EventCells) format it: Events View and this table look alike.
+// Invariant: a page belongs to the rows it was read for; a page for older rows is dropped.
+#pragma once
+
+#include "model/format/paging/track_pager.h"
+#include "views/events/event_columns.h"
+
+#include <QAbstractTableModel>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace sightline::views {
+
+using StoredRows = std::shared_ptr<const std::vector<uint32_t>>;
+
+class PagedEventsModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    PagedEventsModel(std::shared_ptr<const TrackPager> pager, QObject* parent = nullptr);
+
+    // Replaces the listed events (stored indexes, in display order); the page is let go.
+    void setRows(StoredRows rows);
+    const StoredRows& rows() const { return m_rows; }
+    size_t listedCount() const { return m_rows ? m_rows->size() : 0; }
+
+    // The events of rows [first, first + events.size()) of `rows`, read from the report.
+    // Ignored unless `rows` are the rows listed now.
+    void setPage(const StoredRows& rows, size_t first, EventColumns events);
+    // Whether rows [first, last] are all in the page.
+    bool pageHolds(size_t first, size_t last) const;
+    // The event shown at `row`, when it is in the page: the event's place in pageTrace().
+    std::optional<EventRef> pageEvent(int row) const;
+    const Trace& pageTrace() const { return m_page; }
+    const EventCells& cells() const { return *m_cells; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    // Asks for a new order by the column; the rows change when it is computed.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+
+signals:
+    void sortRequested(sightline::views::EventColumn column, Qt::SortOrder order);
+
+private:
+    std::shared_ptr<const TrackPager> m_pager;
+    Trace m_page; // the report's structure; its one track holds the page's events
+    std::unique_ptr<EventCells> m_cells; // over m_page
+    StoredRows m_rows;
+    size_t m_pageFirst = 0; // the row of the page's first event
+};
+
+} // namespace sightline::views

@@ -6,6 +6,7 @@
 #include "views/callstack/call_stack_view.h"
 #include "views/events/events_view.h"
 #include "views/expert/expert_view.h"
+#include "views/pagedevents/paged_events_view.h"
 #include "views/summary/analysis_summary.h"
 #include "views/timeline/interaction/navigation.h"
 #include "views/timeline/interaction/timeline_state.h"
@@ -222,6 +223,10 @@ void ReportTab::followTimeline()
     // A report over the budget reads what the view settles on: a moment after the last move.
     connect(
         m_timeline, &views::TimelineView::visibleRangeChanged, &m_followTimer, qOverload<>(&QTimer::start));
+    // Its rows list their tracks from the file, the overview's too (a range's page connects
+    // the same slot already).
+    connect(m_timeline, &views::TimelineView::showInEventsViewRequested, this, &ReportTab::showInEventsView,
+        Qt::UniqueConnection);
 }
 
 void ReportTab::loadRange()
@@ -253,8 +258,11 @@ void ReportTab::followVisibleRange()
 
 bool ReportTab::fitsBudget(TimeRange range) const
 {
+    // What a track's events from the file hold counts against the budget too.
+    const uint64_t held = m_trackEvents ? m_trackEvents->residentBytes() : 0;
+    const uint64_t budget = memoryBudget() > held ? memoryBudget() - held : 0;
     return m_overview && m_overview->batches
-        && m_overview->batches->eventsStartingIn(range) <= memoryBudget() / kResidentBytesPerEvent;
+        && m_overview->batches->eventsStartingIn(range) <= budget / kResidentBytesPerEvent;
 }
 
 void ReportTab::readRange(TimeRange range, bool asked)
@@ -378,6 +386,8 @@ void ReportTab::replacePage(const std::shared_ptr<const Trace>& shown)
     if (previous) m_reportPage->setGeometry(previous->geometry());
     m_pages->addWidget(m_reportPage);
     m_pages->setCurrentWidget(m_reportPage);
+    // A track's events read from the file outlive the page: reading them again would be slow.
+    if (m_trackEvents) placeTrackEvents();
     if (previous) {
         m_pages->removeWidget(previous);
         previous->deleteLater();
@@ -708,6 +718,10 @@ void ReportTab::updateViewBar()
 
 void ReportTab::showInEventsView(const std::vector<TrackId>& tracks)
 {
+    if (m_overBudget) {
+        showTrackEventsFromFile(tracks);
+        return;
+    }
     if (!m_events) return;
     m_events->showEvents(tracks, m_timeline->selection());
     setCurrentView(ReportView::Timeline);

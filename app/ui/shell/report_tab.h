@@ -16,7 +16,9 @@
 // report whose events would take more than the memory budget stays an overview; the tab reads
 // the events of the range the view settles on whenever they fit the budget (three times the
 // view where that fits, else the view), shows them with the rest of the report's span empty,
-// and returns to the overview when zoomed out of what fits; Load Range reads a selection.
+// and returns to the overview when zoomed out of what fits; Load Range reads a selection. Over
+// the budget, a row's "Show in Events View" lists its track from the file, whole
+// (views/pagedevents), in a pane that stays while the overview and ranges replace each other.
 // Invariants: the newest load request of a tab wins. Starting a load cancels and forgets the
 // one running, so a stale result never replaces a newer one; a failed or cancelled reload keeps
 // the views shown before (a reload of a report already shown shows no overview), and a first
@@ -27,6 +29,7 @@
 
 #include "app/ui/shell/report_loader.h"
 #include "model/core/ids.h"
+#include "views/common/latest_request.h"
 
 #include <QTimer>
 #include <QWidget>
@@ -48,6 +51,7 @@ class AnalysisSummary;
 class CallStackView;
 class EventsView;
 class ExpertView;
+class PagedEventsView;
 class TimelineView;
 struct EventsRequest;
 } // namespace sightline::views
@@ -84,6 +88,12 @@ public:
     // overview is shown, the timeline is picture-only and there is no Events View.
     views::TimelineView* timeline() const { return m_timeline; }
     views::EventsView* eventsView() const { return m_events; }
+    // Over the memory budget: the Events View of one track read from the file; null until a
+    // row asks for it, and after it is closed.
+    views::PagedEventsView* trackEventsView() const { return m_trackEvents; }
+    // True while a track asked for is being opened (its pane then appears, or the line above
+    // the timeline says why it cannot).
+    bool isOpeningTrackEvents() const { return m_trackOpening.isBusy(); }
     // The Analysis Summary, built on the first call (null before the first load finishes).
     views::AnalysisSummary* summary();
     QComboBox* viewSelector() const { return m_viewSelector; }
@@ -110,6 +120,9 @@ public slots:
     void showInEventsView(const std::vector<sightline::TrackId>& tracks);
     // The same for the samples of a counter series.
     void showCounterInEventsView(uint32_t series);
+    // Lists the largest of `tracks` whole, read from the file a page at a time, in a pane under
+    // the timeline: what a row's Show in Events View does over the memory budget.
+    void showTrackEventsFromFile(const std::vector<sightline::TrackId>& tracks);
     // Lists the request's events and shows them under the timeline (switching to Timeline View).
     void showEventsRequest(const sightline::views::EventsRequest& request);
     // Zooms the timeline to `range`, with a tenth of it as margin on each side, and selects
@@ -146,10 +159,13 @@ private:
     void readRange(TimeRange range, bool asked);
     bool fitsBudget(TimeRange range) const;
     // Over the budget, the view reads the range it settles on (with a margin each side) and
-    // goes back to the overview when zoomed out of what fits: decode on demand.
+    // goes back to the overview when zoomed out of what fits: decode on demand; a row's Show
+    // in Events View lists its track from the file.
     void followTimeline();
     void followVisibleRange();
     void connectTimelineAndEvents();
+    void placeTrackEvents(); // into the page's splitter, under the timeline
+    void closeTrackEvents();
     void connectSummary();
     void giveTimelineShareTo(QWidget* pane, int percent); // percent of the tab's height
     void updateViewBar();
@@ -194,6 +210,11 @@ private:
     views::CallStackView* m_callStacks = nullptr;
     views::ExpertView* m_expert = nullptr;
     int m_eventsPaneHeight = 0; // the pane's height when last hidden; 0: a share of the tab
+    // Over the budget: a track's events from the file, kept across page replacements, and the
+    // stored track it lists.
+    views::PagedEventsView* m_trackEvents = nullptr;
+    uint32_t m_trackEventsTrack = 0;
+    views::LatestRequest m_trackOpening {this};
 };
 
 } // namespace sightline::ui

@@ -9,6 +9,7 @@
 #include "views/events/events_table_model.h"
 #include "views/events/events_view.h"
 #include "views/expert/expert_view.h"
+#include "views/pagedevents/paged_events_view.h"
 #include "views/summary/analysis_summary.h"
 #include "views/timeline/widgets/timeline_view.h"
 
@@ -92,6 +93,26 @@ bool showLongestGpuWork(ReportTab& tab, const std::optional<TimeRange>& range)
     // Selected on the timeline without moving it (the row follows): the visible range stays put.
     if (events.listedCount() > 0) tab.timeline()->selectEvent(events.model()->eventAt(0), false);
     return true;
+}
+
+// Under the overview, the Events View of the largest kernel track read from the file (what a
+// report over the memory budget lists), longest first, its first screen read.
+bool showLongestKernelsFromFile(ReportTab& tab, const LoadOutcome& overview)
+{
+    const Trace& trace = tab.timeline()->trace();
+    std::vector<TrackId> kernels;
+    for (uint32_t t = 0; t < trace.tracks.size(); ++t)
+        if (trace.tracks[t].key.kind == TrackKind::Kernels) kernels.push_back(TrackId(t));
+    if (kernels.empty() || !overview.batches) return true; // nothing to list: the timeline alone
+    tab.showTrackEventsFromFile(kernels);
+    if (!waitWhile([&] { return tab.isOpeningTrackEvents(); }, kViewWorkLimitMs)) return false;
+    if (!tab.trackEventsView()) return true; // the line above the timeline says why
+    views::PagedEventsView& events = *tab.trackEventsView();
+    if (!waitWhile([&] { return events.isBusy(); }, kViewWorkLimitMs)) return false;
+    events.sortBy(views::EventColumn::Duration, Qt::DescendingOrder);
+    if (!waitWhile([&] { return events.isBusy(); }, kViewWorkLimitMs)) return false;
+    settle();
+    return waitWhile([&] { return !events.showsPage(); }, kViewWorkLimitMs);
 }
 
 // The Analysis Summary; with a range, its statistics cover the events starting in it.
@@ -203,11 +224,13 @@ int runScreenshot(const ScreenshotOptions& options)
     window.resize(options.size);
     settle();
     if (options.range) tab->timeline()->setVisibleRange(*options.range);
-    const bool ready = options.view == ScreenshotView::Events ? showLongestGpuWork(*tab, options.range)
-        : options.view == ScreenshotView::Summary             ? showSummary(*tab, options.range)
-        : options.view == ScreenshotView::Expert              ? showExpert(*tab, options.range)
-        : options.view == ScreenshotView::CallStacks          ? showCallStacks(*tab, options.range)
-                                                              : true;
+    const bool ready = options.view == ScreenshotView::Events
+        ? (outcome.overview ? showLongestKernelsFromFile(*tab, outcome)
+                            : showLongestGpuWork(*tab, options.range))
+        : options.view == ScreenshotView::Summary    ? showSummary(*tab, options.range)
+        : options.view == ScreenshotView::Expert     ? showExpert(*tab, options.range)
+        : options.view == ScreenshotView::CallStacks ? showCallStacks(*tab, options.range)
+                                                     : true;
     if (!ready)
         return fail(QStringLiteral("The view of '%1' was still computing after %2 minutes; try a smaller "
                                    "--range or the timeline view.")

@@ -116,10 +116,11 @@ Status readScreenshotOptions(const QCommandLineParser& parser, const QCommandLin
         shot.view = *parsed;
     }
     shot.overview = parser.isSet(overview);
-    if (shot.overview && shot.view != ScreenshotView::Timeline)
-        return failure(QStringLiteral("--overview shows the timeline only (the other views need the report's "
-                                      "events); leave out --view %1")
-                           .arg(parser.value(view))
+    if (shot.overview && shot.view != ScreenshotView::Timeline && shot.view != ScreenshotView::Events)
+        return failure(
+            QStringLiteral("--overview shows the timeline and the events view only (the other views "
+                           "need the report's events); leave out --view %1")
+                .arg(parser.value(view))
             + usageHint());
     options.screenshot = shot;
     return {};
@@ -154,7 +155,8 @@ Result<ShellOptions> parseShellOptions(const QStringList& arguments)
     const QCommandLineOption overview(QStringLiteral("overview"),
         QStringLiteral("With --screenshot: show the report's overview (stored in reports of format 1.2 "
                        "and later) as the viewer paints it while the report's events load, instead of "
-                       "the report itself (timeline only)."));
+                       "the report itself; with --view events, under it the Events View of its largest "
+                       "kernel track read from the file, longest first, as over the memory budget."));
     const QCommandLineOption budget(QStringLiteral("memory-budget"),
         QStringLiteral("Memory one report's events may take (default: a quarter of this machine's, or "
                        "SIGHTLINE_MEMORY_BUDGET), e.g. 8G. A larger report opens as its overview, and "

@@ -1,15 +1,19 @@
 // Reports larger than memory (issue #20): a report whose events would take more memory than
 // the viewer's budget opens as its overview only, says so, and reads the time ranges the user
 // selects (each weighed against the budget before it is read), with the way back to the
-// overview. The budget comes from --memory-budget or SIGHTLINE_MEMORY_BUDGET.
+// overview, and lists a row's track from the file (views/pagedevents) in a pane that outlives
+// the range reads. The budget comes from --memory-budget or SIGHTLINE_MEMORY_BUDGET.
 #include "app/ui/common/memory_budget.h"
 #include "app/ui/shell/report_tab.h"
 #include "app/ui/shell/screenshot.h"
 #include "app/ui/shell/shell_options.h"
+#include "events_test_support.h"
 #include "model/format/frame_index.h"
 #include "model/format/report_io.h"
 #include "model/format/report_overview.h"
 #include "shell_test_support.h"
+#include "views/pagedevents/paged_events_view.h"
+#include "views/timeline/interaction/timeline_state.h"
 #include "views/timeline/widgets/timeline_view.h"
 
 #include <QFile>
@@ -17,7 +21,9 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTest>
+#include <QToolButton>
 #include <catch2/catch.hpp>
 
 using namespace sightline;
@@ -220,6 +226,72 @@ TEST_CASE("over the memory budget, the view reads the range it settles on and le
     tab.timeline()->setVisibleRange(span);
     REQUIRE(waitUntil([&] { return tab.isShowingOverview(); }));
     CHECK(tab.timeline()->isPictureOnly());
+}
+
+TEST_CASE("over the memory budget, a row lists its track from the file in a pane that outlives range reads")
+{
+    guiApp();
+    const LargeReport large = largeReport(test::guiScratch("memory-budget-track-events"));
+    const ReportOverview& overview = large.overview;
+    const TimeRange span = overview.trace.span;
+    const Duration width = span.duration() / 200;
+    const TimeRange view {span.start + span.duration() / 2, span.start + span.duration() / 2 + width};
+    const TimeRange around {view.start - width, view.end + width};
+    const BudgetGuard budget((overview.eventsStartingIn(around) + large.events) / 2 * kResidentBytesPerEvent);
+
+    ui::ReportTab tab(large.path);
+    tab.resize(1400, 900);
+    tab.show();
+    tab.load();
+    REQUIRE(waitUntil([&] { return !tab.isLoading(); }));
+    REQUIRE(tab.isShowingOverview());
+    CHECK(tab.trackEventsView() == nullptr);
+
+    // A stream's row holds its kernels, copies and synchronizations: the largest is listed.
+    const views::RowTree& rows = tab.timeline()->state().rows();
+    int streamRow = -1;
+    for (size_t n = 0; n < rows.size() && streamRow < 0; ++n)
+        if (rows.node(int(n)).kind == views::RowKind::Stream) streamRow = int(n);
+    REQUIRE(streamRow >= 0);
+    const std::vector<TrackId> tracks = rows.tracksBelow(streamRow);
+    TrackId largest = tracks.front();
+    for (TrackId track : tracks)
+        if (overview.trackEvents(track.value) > overview.trackEvents(largest.value)) largest = track;
+    REQUIRE(testing::chooseFromRowMenu(
+        *tab.timeline()->rowHeaders(), streamRow, QStringLiteral("Show in Events View")));
+    REQUIRE(waitUntil([&] {
+        return tab.trackEventsView() && !tab.trackEventsView()->isBusy()
+            && tab.trackEventsView()->showsPage();
+    }));
+    views::PagedEventsView* events = tab.trackEventsView();
+    CHECK(events->isVisible());
+    CHECK(events->pager().track().key == overview.trace.tracks[largest.value].key);
+    CHECK(events->listedCount() == overview.trackEvents(largest.value));
+
+    // Zoomed in, a range is read and replaces the page; the list stays, shown, with its rows.
+    tab.timeline()->setVisibleRange(view);
+    REQUIRE(waitUntil([&] { return !tab.isShowingOverview() && !tab.isLoading(); }));
+    REQUIRE(tab.trackEventsView() == events);
+    CHECK(events->isVisible());
+    CHECK(events->listedCount() == overview.trackEvents(largest.value));
+
+    // Activating a row shows its event's time on the timeline, selected.
+    const std::optional<EventRef> first = events->model()->pageEvent(0);
+    REQUIRE(first);
+    const Track& page = events->model()->pageTrace().tracks.front();
+    const TimeRange eventRange {page.events.start[first->index], page.events.end[first->index]};
+    emit events->table()->activated(events->model()->index(0, 0));
+    CHECK(tab.timeline()->selection() == eventRange);
+    CHECK(tab.timeline()->visibleRange().start <= eventRange.start);
+    CHECK(tab.timeline()->visibleRange().end >= eventRange.end);
+
+    // Its Close button lets it go.
+    QToolButton* close = nullptr;
+    for (QToolButton* button : events->findChildren<QToolButton*>())
+        if (button->text() == QStringLiteral("Close")) close = button;
+    REQUIRE(close);
+    close->click();
+    CHECK(tab.trackEventsView() == nullptr);
 }
 
 TEST_CASE("a report without an overview that needs more than the budget is refused with what to do")

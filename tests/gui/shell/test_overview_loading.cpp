@@ -474,7 +474,7 @@ TEST_CASE("the overview draws the report's own picture at the whole-span zoom")
     CHECK(apart > 5 * same); // the measure tells pictures apart
 }
 
-TEST_CASE("the screenshot option --overview applies to a timeline screenshot only")
+TEST_CASE("the screenshot option --overview applies to timeline and events screenshots only")
 {
     const auto parse = [](QStringList arguments) {
         arguments.prepend(QStringLiteral("sightline-ui"));
@@ -496,8 +496,14 @@ TEST_CASE("the screenshot option --overview applies to a timeline screenshot onl
     const auto events
         = parse({QStringLiteral("--screenshot"), QStringLiteral("out.png"), QStringLiteral("--overview"),
             QStringLiteral("--view"), QStringLiteral("events"), QStringLiteral("run.rep")});
-    REQUIRE_FALSE(events);
-    CHECK(events.error().find("--overview shows the timeline only") != std::string::npos);
+    REQUIRE(events);
+    CHECK(events->screenshot->overview);
+    const auto summary
+        = parse({QStringLiteral("--screenshot"), QStringLiteral("out.png"), QStringLiteral("--overview"),
+            QStringLiteral("--view"), QStringLiteral("summary"), QStringLiteral("run.rep")});
+    REQUIRE_FALSE(summary);
+    CHECK(
+        summary.error().find("--overview shows the timeline and the events view only") != std::string::npos);
 }
 
 TEST_CASE("sightline-ui --screenshot --overview draws the overview, and refuses a report without one")

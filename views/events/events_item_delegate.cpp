@@ -38,7 +38,7 @@ EventsBar buildEventsBar(QWidget* owner)
     return bar;
 }
 
-void layOutEventsPane(QWidget* owner, const EventsBar& bar, QTableView* table, QLabel* status,
+void layOutEventsPane(QWidget* owner, const EventsBar& bar, QWidget* table, QLabel* status,
     std::initializer_list<QWidget*> besideStatus)
 {
     auto* statusBar = new QHBoxLayout;

@@ -29,8 +29,9 @@ struct EventsBar
     QCheckBox* regex = nullptr;
 };
 EventsBar buildEventsBar(QWidget* owner);
-// Lays out an Events View: the bar, the table, then the status line and the widgets beside it.
-void layOutEventsPane(QWidget* owner, const EventsBar& bar, QTableView* table, QLabel* status,
+// Lays out an Events View: the bar, the table (or what holds it), then the status line and the
+// widgets beside it.
+void layOutEventsPane(QWidget* owner, const EventsBar& bar, QWidget* table, QLabel* status,
     std::initializer_list<QWidget*> besideStatus);
 
 class EventsItemDelegate : public QStyledItemDelegate

@@ -35,10 +35,7 @@ uint64_t orderedKey(double value)
     return bits >> 63 ? ~bits : bits | (uint64_t(1) << 63);
 }
 
-namespace {
-
-// The sort itself: `rows`, when given, is permuted along with `keys`.
-bool sortByKey(std::vector<uint64_t>& keys, std::vector<uint32_t>* rows, const std::atomic<bool>* cancel)
+bool radixSortByKey(std::vector<uint64_t>& keys, std::vector<uint32_t>& rows, const std::atomic<bool>* cancel)
 {
     const size_t n = keys.size();
     if (n < 2) return !cancelled(cancel);
@@ -57,7 +54,7 @@ bool sortByKey(std::vector<uint64_t>& keys, std::vector<uint32_t>* rows, const s
     std::vector<uint64_t> keyBuffer;
     resizeColumn(keyBuffer, n);
     std::vector<uint32_t> rowBuffer;
-    if (rows) resizeColumn(rowBuffer, n);
+    resizeColumn(rowBuffer, n);
     for (int d = 0; d < kDigits; ++d) {
         std::array<uint64_t, kBuckets>& counts = (*histograms)[d];
         // Every key shares this digit: the pass would not move anything.
@@ -68,33 +65,16 @@ bool sortByKey(std::vector<uint64_t>& keys, std::vector<uint32_t>* rows, const s
             c = offset;
             offset += count;
         }
-        if (rows) {
-            for (size_t i = 0; i < n; ++i) {
-                const uint64_t position = counts[digitOf(keys[i], d)]++;
-                keyBuffer[position] = keys[i];
-                rowBuffer[position] = (*rows)[i];
-            }
-            rows->swap(rowBuffer);
-        } else {
-            for (size_t i = 0; i < n; ++i)
-                keyBuffer[counts[digitOf(keys[i], d)]++] = keys[i];
+        for (size_t i = 0; i < n; ++i) {
+            const uint64_t position = counts[digitOf(keys[i], d)]++;
+            keyBuffer[position] = keys[i];
+            rowBuffer[position] = rows[i];
         }
         keys.swap(keyBuffer);
+        rows.swap(rowBuffer);
         if (cancelled(cancel)) return false;
     }
     return true;
-}
-
-} // namespace
-
-bool radixSortByKey(std::vector<uint64_t>& keys, std::vector<uint32_t>& rows, const std::atomic<bool>* cancel)
-{
-    return sortByKey(keys, &rows, cancel);
-}
-
-bool radixSortKeys(std::vector<uint64_t>& keys, const std::atomic<bool>* cancel)
-{
-    return sortByKey(keys, nullptr, cancel);
 }
 
 } // namespace sightline::views

@@ -16,9 +16,6 @@ namespace sightline::views {
 bool radixSortByKey(
     std::vector<uint64_t>& keys, std::vector<uint32_t>& rows, const std::atomic<bool>* cancel = nullptr);
 
-// Sorts `keys` alone, the same way: for keys that carry their row in their low bits.
-bool radixSortKeys(std::vector<uint64_t>& keys, const std::atomic<bool>* cancel = nullptr);
-
 // Maps a signed integer to an unsigned key with the same order.
 constexpr uint64_t orderedKey(int64_t value)
 {

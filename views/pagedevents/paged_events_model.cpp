@@ -19,6 +19,25 @@ void PagedEventsModel::setRows(StoredRows rows)
     track.events = {};
     track.laneBegin = {0, 0};
     m_pageFirst = 0;
+    m_windowFirst = 0;
+    endResetModel();
+}
+
+void PagedEventsModel::setWindowSize(size_t rows)
+{
+    beginResetModel();
+    m_windowSize = std::max<size_t>(rows, 1);
+    m_windowFirst = 0;
+    endResetModel();
+}
+
+void PagedEventsModel::setWindowFirst(size_t position)
+{
+    const size_t last = listedCount() > m_windowSize ? listedCount() - m_windowSize : 0;
+    position = std::min(position, last);
+    if (position == m_windowFirst) return;
+    beginResetModel();
+    m_windowFirst = position;
     endResetModel();
 }
 
@@ -30,8 +49,12 @@ void PagedEventsModel::setPage(const StoredRows& rows, size_t first, EventColumn
     track.events = std::move(events);
     track.laneBegin = {0, uint32_t(count)};
     m_pageFirst = first;
-    if (count > 0)
-        emit dataChanged(index(int(first), 0), index(int(first + count - 1), kEventColumnCount - 1));
+    // The rows of the window the page covers.
+    const size_t from = std::max(first, m_windowFirst);
+    const size_t to = std::min(first + count, m_windowFirst + size_t(rowCount()));
+    if (from < to)
+        emit dataChanged(
+            index(int(from - m_windowFirst), 0), index(int(to - 1 - m_windowFirst), kEventColumnCount - 1));
 }
 
 bool PagedEventsModel::pageHolds(size_t first, size_t last) const
@@ -42,13 +65,16 @@ bool PagedEventsModel::pageHolds(size_t first, size_t last) const
 
 std::optional<EventRef> PagedEventsModel::pageEvent(int row) const
 {
-    if (row < 0 || !pageHolds(size_t(row), size_t(row))) return std::nullopt;
-    return EventRef {TrackId(0), uint32_t(size_t(row) - m_pageFirst)};
+    if (row < 0 || row >= rowCount()) return std::nullopt;
+    const size_t position = positionOf(row);
+    if (!pageHolds(position, position)) return std::nullopt;
+    return EventRef {TrackId(0), uint32_t(position - m_pageFirst)};
 }
 
 int PagedEventsModel::rowCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : int(listedCount());
+    if (parent.isValid() || listedCount() <= m_windowFirst) return 0;
+    return int(std::min(listedCount() - m_windowFirst, m_windowSize));
 }
 
 int PagedEventsModel::columnCount(const QModelIndex& parent) const

@@ -12,6 +12,7 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScopedValueRollback>
 #include <QScrollBar>
 #include <QTableView>
 #include <QTimer>
@@ -100,7 +101,18 @@ void PagedEventsView::buildLayout()
     m_cancel = new QPushButton(tr("Cancel"), this);
     m_cancel->setToolTip(tr("Stop reading and sorting; the rows listed before stay"));
     m_cancel->hide();
-    layOutEventsPane(this, bar, m_table, m_status, {m_progress, m_cancel});
+    // The table shows a window of the listing (paged_events_model.h); this bar spans all of it.
+    m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->setVerticalScrollMode(QAbstractItemView::ScrollPerItem);
+    m_scroll = new QScrollBar(Qt::Vertical, this);
+    m_scroll->setObjectName(QStringLiteral("pagedEventsScroll"));
+    auto* tableArea = new QWidget(this);
+    auto* tableRow = new QHBoxLayout(tableArea);
+    tableRow->setContentsMargins(0, 0, 0, 0);
+    tableRow->setSpacing(0);
+    tableRow->addWidget(m_table, 1);
+    tableRow->addWidget(m_scroll);
+    layOutEventsPane(this, bar, tableArea, m_status, {m_progress, m_cancel});
 
     m_filterDelay = new QTimer(this);
     m_filterDelay->setSingleShot(true);
@@ -117,7 +129,9 @@ void PagedEventsView::buildLayout()
     connect(m_cancel, &QPushButton::clicked, this, &PagedEventsView::cancel);
     connect(m_progressPoll, &QTimer::timeout, this, &PagedEventsView::updateProgress);
     connect(header, &QHeaderView::sectionClicked, this, &PagedEventsView::onHeaderClicked);
-    connect(m_table->verticalScrollBar(), &QScrollBar::valueChanged, this, &PagedEventsView::readVisiblePage);
+    connect(m_table->verticalScrollBar(), &QScrollBar::valueChanged, this, &PagedEventsView::onTableScrolled);
+    connect(
+        m_scroll, &QScrollBar::valueChanged, this, [this](int value) { scrollToPosition(size_t(value)); });
     connect(m_table, &QTableView::activated, this, [this](const QModelIndex& index) {
         if (const std::optional<EventRef> event = m_model->pageEvent(index.row())) {
             const Track& track = m_model->pageTrace().tracks.front();
@@ -201,22 +215,72 @@ void PagedEventsView::onOrdered(TrackOrder order, bool newest)
         m_error = order.error;
     } else {
         m_model->setRows(std::make_shared<const std::vector<uint32_t>>(std::move(order.rows)));
-        m_table->scrollToTop();
+        scrollToPosition(0);
         emit rowsShown();
-        readVisiblePage();
     }
     emit busyChanged(false);
     updateStatus();
+}
+
+std::pair<size_t, size_t> PagedEventsView::shownPositions() const
+{
+    const size_t listed = m_model->listedCount();
+    const int top = std::max(0, m_table->rowAt(0));
+    const int bottom = m_table->rowAt(m_table->viewport()->height() - 1);
+    const size_t first = m_model->positionOf(top);
+    const size_t last
+        = bottom < 0 ? m_model->positionOf(m_model->rowCount() - 1) : m_model->positionOf(bottom);
+    return {std::min(first, listed - 1), std::min(std::max(first, last), listed - 1)};
+}
+
+size_t PagedEventsView::screenRows() const
+{
+    const int rowHeight = std::max(1, m_table->verticalHeader()->defaultSectionSize());
+    return size_t(std::max(1, m_table->viewport()->height() / rowHeight));
+}
+
+void PagedEventsView::updateScrollRange()
+{
+    const QSignalBlocker quiet(m_scroll);
+    const size_t listed = m_model->listedCount();
+    const size_t screen = screenRows();
+    m_scroll->setRange(0, int(listed > screen ? listed - screen : 0));
+    m_scroll->setPageStep(int(screen));
+    m_scroll->setValue(listed > 0 ? int(shownPositions().first) : 0);
+}
+
+void PagedEventsView::scrollToPosition(size_t position)
+{
+    const size_t listed = m_model->listedCount();
+    if (listed == 0) return;
+    position = std::min(position, listed - 1);
+    // Inside the window, with a screen to spare each side, the table scrolls; else the window
+    // moves first, centred on the position.
+    const size_t screen = screenRows();
+    const size_t first = m_model->windowFirst(), end = first + size_t(m_model->rowCount());
+    const bool inside = position >= first + (first > 0 ? screen : 0)
+        && position + 2 * screen <= end + (end == listed ? 2 * screen : 0);
+    {
+        const QScopedValueRollback moving(m_movingWindow, true);
+        if (!inside) m_model->setWindowFirst(position - std::min(position, m_model->windowSize() / 2));
+        m_table->verticalScrollBar()->setValue(int(position - m_model->windowFirst()));
+    }
+    updateScrollRange();
+    readVisiblePage();
+}
+
+void PagedEventsView::onTableScrolled()
+{
+    if (m_movingWindow || m_model->listedCount() == 0) return;
+    // Scrolled by the wheel or the keys near the window's edge: the window follows.
+    scrollToPosition(shownPositions().first);
 }
 
 void PagedEventsView::readVisiblePage()
 {
     const size_t listed = m_model->listedCount();
     if (listed == 0) return;
-    const int top = std::max(0, m_table->rowAt(0));
-    const int bottomAt = m_table->rowAt(m_table->viewport()->height() - 1);
-    const size_t first = size_t(top);
-    const size_t last = bottomAt < 0 ? std::min(listed - 1, first + 64) : size_t(bottomAt);
+    const auto [first, last] = shownPositions();
     if (m_model->pageHolds(first, last)) return;
     const size_t screen = last - first + 1;
     const size_t pageFirst = first - std::min(first, kPageScreens * screen);
@@ -243,12 +307,9 @@ void PagedEventsView::readVisiblePage()
 
 bool PagedEventsView::showsPage() const
 {
-    const size_t listed = m_model->listedCount();
-    if (listed == 0) return true;
-    const int top = std::max(0, m_table->rowAt(0));
-    const int bottomAt = m_table->rowAt(m_table->viewport()->height() - 1);
-    const size_t last = bottomAt < 0 ? listed - 1 : size_t(bottomAt);
-    return m_model->pageHolds(size_t(top), last);
+    if (m_model->listedCount() == 0) return true;
+    const auto [first, last] = shownPositions();
+    return m_model->pageHolds(first, last);
 }
 
 void PagedEventsView::onHeaderClicked(int section)
@@ -305,7 +366,10 @@ void PagedEventsView::updateStatus()
 bool PagedEventsView::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == m_table->viewport() && event->type() == QEvent::Resize)
-        QTimer::singleShot(0, this, &PagedEventsView::readVisiblePage);
+        QTimer::singleShot(0, this, [this] {
+            updateScrollRange();
+            readVisiblePage();
+        });
     return QWidget::eventFilter(watched, event);
 }
 

@@ -2,7 +2,9 @@
 // budget): its events are never all decoded at once. The order is computed from the report a
 // batch at a time (track_event_order.h), off the GUI thread with its progress and a Cancel
 // button, and only the page of rows around what the table shows is read (TrackPager::gather),
-// again off the GUI thread, whenever the table scrolls past it. So sorting a 200M-event track
+// again off the GUI thread, whenever the table scrolls past it. The table holds a window of the
+// listing (paged_events_model.h explains why); a scroll bar beside it spans the whole listing,
+// and the window moves wherever it or the table's own scrolling goes. So sorting a 200M-event track
 // by duration keeps the window live, and takes the listed events' 4 bytes each, plus 16 while
 // sorting, not the 36 their events would.
 //
@@ -26,6 +28,7 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QScrollBar;
 class QTableView;
 class QTimer;
 class QToolButton;
@@ -54,6 +57,10 @@ public:
     QLineEdit* filterEdit() const { return m_filter; }
     // Whether every row the table shows has its event read.
     bool showsPage() const;
+    // The first and last positions in the listing the table shows.
+    std::pair<size_t, size_t> shownPositions() const;
+    // Scrolls the listing so that `position` is at the top (moving the table's window there).
+    void scrollToPosition(size_t position);
 
 public slots:
     void sortBy(sightline::views::EventColumn column, Qt::SortOrder order);
@@ -79,6 +86,9 @@ private:
     void startOrder();
     void onOrdered(TrackOrder order, bool newest);
     void readVisiblePage();
+    void onTableScrolled();
+    void updateScrollRange();
+    size_t screenRows() const;
     void onHeaderClicked(int section);
     void updateProgress();
     void updateStatus();
@@ -94,6 +104,8 @@ private:
     QCheckBox* m_regex = nullptr;
     QToolButton* m_close = nullptr;
     QTableView* m_table = nullptr;
+    QScrollBar* m_scroll = nullptr; // over the whole listing; the table's own one is hidden
+    bool m_movingWindow = false;
     QLabel* m_status = nullptr;
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;

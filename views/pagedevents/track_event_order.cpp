@@ -1,7 +1,7 @@
 #include "views/pagedevents/track_event_order.h"
 
 #include "model/common/huge_pages.h"
-#include "views/events/radix_sort.h"
+#include "views/pagedevents/parallel_key_sort.h"
 
 #include <algorithm>
 #include <mutex>
@@ -124,7 +124,7 @@ TrackOrder mergeLanes(const TrackPager& pager, const NameTest& listed, const Tra
 
 // Duration: a duration below 2^32 ns and the stored index make one key (for descending order,
 // the duration's complement, so that equal durations still come in stored order). Left-out
-// events get the largest key, which sorts after every real one.
+// events get the largest key, and are dropped before the sort.
 TrackOrder sortByDuration(const TrackPager& pager, const NameTest& listed, const TrackOrderRequest& request,
     const std::atomic<bool>& cancel, const TrackPager::Progress& progress)
 {
@@ -155,22 +155,22 @@ TrackOrder sortByDuration(const TrackPager& pager, const NameTest& listed, const
         },
         0, &cancel, progress);
     if (!read) return failed(read);
-    if (!radixSortKeys(keys, &cancel)) return failed(Status::failure("cancelled"));
+    keys.erase(std::remove(keys.begin(), keys.end(), kLeftOut), keys.end());
+    if (!sortKeysInParallel(keys, &cancel)) return failed(Status::failure("cancelled"));
     std::sort(wide.begin(), wide.end(), [ascending](const auto& a, const auto& b) {
         if (a.first != b.first) return ascending ? a.first < b.first : a.first > b.first;
         return a.second < b.second;
     });
 
-    const size_t packed = size_t(std::lower_bound(keys.begin(), keys.end(), kLeftOut) - keys.begin());
     TrackOrder order;
-    order.rows.reserve(packed + wide.size());
+    order.rows.reserve(keys.size() + wide.size());
     const auto appendWide = [&] {
         for (const auto& [duration, stored] : wide)
             order.rows.push_back(stored);
     };
     if (!ascending) appendWide();
-    for (size_t i = 0; i < packed; ++i)
-        order.rows.push_back(uint32_t(keys[i]));
+    for (uint64_t key : keys)
+        order.rows.push_back(uint32_t(key));
     if (ascending) appendWide();
     return order;
 }

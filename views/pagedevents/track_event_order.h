@@ -8,9 +8,10 @@
 // overlap), so no sort is needed, and equal times come lane by lane in stored order, as in the
 // in-memory Events View (for End, whose ties it orders by start, the same whenever equal ends
 // lie in one lane). Duration packs each duration below 2^32 ns (4.3 s) with the stored index
-// into one 64-bit key for a radix sort (longer ones are sorted apart, at 16 bytes each); equal
-// durations then follow stored order (lane, then start), which for a one-lane track is the
-// in-memory view's start order. Other columns are not offered for such tracks.
+// into one 64-bit key, sorted on every core (parallel_key_sort.h; longer ones are sorted apart,
+// at 16 bytes each); equal durations then follow stored order (lane, then start), which for a
+// one-lane track is the in-memory view's start order. Other columns are not offered for such
+// tracks.
 #pragma once
 
 #include "model/format/paging/track_pager.h"

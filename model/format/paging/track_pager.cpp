@@ -70,6 +70,16 @@ Result<std::unique_ptr<TrackPager>> TrackPager::open(const std::string& path, ui
             + std::to_string(tracks.size()) + "); open it again to see its tracks.");
     structure.tracks.push_back(std::move(tracks[storedTrack]));
     structure.storedFormat = {index.formatMajor, index.formatMinor};
+    // Only the descriptor table of the track's own kind stays: the others grow with the report
+    // (a 1B-event report's memory operations take hundreds of MB) and this track's events never
+    // refer to them.
+    const TrackKind kind = structure.tracks.front().key.kind;
+    const auto drop = [](auto& table) { std::remove_reference_t<decltype(table)>().swap(table); };
+    if (kind != TrackKind::CudaApi) drop(structure.apiResults);
+    if (kind != TrackKind::Kernels) drop(structure.kernelLaunches);
+    if (kind != TrackKind::Memory) drop(structure.memoryOps);
+    if (kind != TrackKind::Synchronization) drop(structure.syncOps);
+    if (kind != TrackKind::Nvtx) drop(structure.nvtxAttributes);
 
     // The track's batches must cover its events exactly, each inside its lane.
     const Track& track = structure.tracks.front();

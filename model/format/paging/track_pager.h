@@ -31,7 +31,8 @@ public:
     // no track `storedTrack` (its index in the report's track list).
     static Result<std::unique_ptr<TrackPager>> open(const std::string& path, uint32_t storedTrack);
 
-    // The report's structure with this track as its only track (TrackId 0), without events.
+    // The report's structure with this track as its only track (TrackId 0), without events, and
+    // of the descriptor tables only the one its kind's events refer to.
     const Trace& structure() const { return m_structure; }
     const Track& track() const { return m_structure.tracks.front(); }
     uint64_t eventCount() const { return track().laneBegin.back(); }

@@ -10,13 +10,16 @@
 #include "views/events/event_query.h"
 #include "views/events/event_rows.h"
 #include "views/pagedevents/paged_events_view.h"
+#include "views/pagedevents/parallel_key_sort.h"
 
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QTableView>
 #include <QTest>
 #include <catch2/catch.hpp>
+#include <random>
 
 using namespace sightline;
 using namespace sightline::views;
@@ -203,7 +206,7 @@ TEST_CASE("the Events View of a track from the file shows the report's cells, a 
         const int end = last < 0 ? int(view.listedCount()) : last + 1;
         size_t compared = 0;
         for (int row = first; row < end; ++row) {
-            const EventRef event {TrackId(track), (*view.model()->rows())[size_t(row)]};
+            const EventRef event {TrackId(track), (*view.model()->rows())[view.model()->positionOf(row)]};
             for (EventColumn column :
                 {EventColumn::Name, EventColumn::Start, EventColumn::Duration, EventColumn::Correlation}) {
                 const QString shown = view.model()->index(row, int(column)).data().toString();
@@ -228,9 +231,32 @@ TEST_CASE("the Events View of a track from the file shows the report's cells, a 
     checkShownRows();
 
     // Scrolled to the end, the last page is read.
-    view.table()->scrollToBottom();
+    view.scrollToPosition(view.listedCount() - 1);
+    REQUIRE(waitFor([&] { return view.showsPage(); }));
+    CHECK(view.shownPositions().second == view.listedCount() - 1);
+    checkShownRows();
+
+    // The table holds a window of the listing: its own scrolling moves the window along, the
+    // scroll bar beside it spans the listing.
+    view.model()->setWindowSize(5000);
+    view.scrollToPosition(0);
+    REQUIRE(view.model()->windowFirst() == 0);
+    const int nearEnd = view.model()->rowCount() - 5;
+    view.table()->verticalScrollBar()->setValue(nearEnd);
+    CHECK(view.model()->windowFirst() > 0);
+    CHECK(view.shownPositions().first == size_t(nearEnd));
+    auto* listingBar = view.findChild<QScrollBar*>(QStringLiteral("pagedEventsScroll"));
+    REQUIRE(listingBar);
+    CHECK(listingBar->value() == nearEnd);
+    CHECK(size_t(listingBar->maximum()) + size_t(listingBar->pageStep()) >= view.listedCount());
     REQUIRE(waitFor([&] { return view.showsPage(); }));
     checkShownRows();
+    listingBar->setValue(int(view.listedCount() / 2));
+    CHECK(view.shownPositions().first == view.listedCount() / 2);
+    REQUIRE(waitFor([&] { return view.showsPage(); }));
+    checkShownRows();
+    view.model()->setWindowSize(PagedEventsModel::kWindowSize);
+    view.scrollToPosition(0);
 
     // A column a file's track cannot be ordered by says so and keeps the order.
     const int nameX = header->sectionViewportPosition(int(EventColumn::Name)) + 10;
@@ -247,6 +273,26 @@ TEST_CASE("the Events View of a track from the file shows the report's cells, a 
         == inMemoryOrder(track, {EventColumn::Duration, Qt::DescendingOrder, {name, false}}));
     CHECK(view.statusText().contains(QStringLiteral("match")));
     checkShownRows();
+}
+
+TEST_CASE("keys sorted on several cores come out as one core sorts them")
+{
+    std::mt19937_64 random(11);
+    std::vector<uint64_t> keys(700000);
+    // Skewed like durations, with repeats, and a run of equal keys.
+    for (size_t i = 0; i < keys.size(); ++i)
+        keys[i] = i % 97 == 0 ? 42 : (random() >> (random() % 60));
+    std::vector<uint64_t> expected = keys;
+    std::sort(expected.begin(), expected.end());
+    for (unsigned threads : {1u, 2u, 7u}) {
+        INFO(threads << " threads");
+        std::vector<uint64_t> sorted = keys;
+        REQUIRE(sortKeysInParallel(sorted, nullptr, threads));
+        CHECK(sorted == expected);
+    }
+    std::vector<uint64_t> stopped = keys;
+    const std::atomic<bool> cancel {true};
+    CHECK_FALSE(sortKeysInParallel(stopped, &cancel, 4));
 }
 
 TEST_CASE("an order the memory budget cannot hold is refused with a sentence")

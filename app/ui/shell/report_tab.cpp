@@ -64,6 +64,42 @@ void scrollToAnchor(views::TimelineState& state, const ScrollAnchor& anchor)
     if (row >= 0) state.setScrollY(state.layout().rows()[size_t(row)].top + anchor.offset);
 }
 
+// Which rows the user opened or closed, by what they show: an overview and its report (or a
+// range of it) build their row trees apart, but a group row's kind and its stored tracks name
+// it in both (labels do not: a stream's share of GPU time is computed from what was read).
+struct RowExpansion
+{
+    views::RowKind kind;
+    std::vector<TrackId> tracks;
+    bool expanded = false;
+};
+
+std::vector<RowExpansion> expansionOf(const views::TimelineState& state)
+{
+    std::vector<RowExpansion> rows;
+    for (size_t n = 0; n < state.rows().size(); ++n) {
+        const views::RowNode& node = state.rows().node(int(n));
+        if (!node.isGroup()) continue;
+        std::vector<TrackId> tracks = state.rows().tracksBelow(int(n));
+        if (!tracks.empty()) rows.push_back({node.kind, std::move(tracks), node.expanded});
+    }
+    return rows;
+}
+
+void applyExpansion(views::TimelineState& state, const std::vector<RowExpansion>& rows)
+{
+    for (size_t n = 0; n < state.rows().size(); ++n) {
+        const views::RowNode& node = state.rows().node(int(n));
+        if (!node.isGroup()) continue;
+        const std::vector<TrackId> tracks = state.rows().tracksBelow(int(n));
+        for (const RowExpansion& row : rows)
+            if (row.kind == node.kind && row.tracks == tracks) {
+                if (row.expanded != node.expanded) state.setExpanded(int(n), row.expanded);
+                break;
+            }
+    }
+}
+
 // A range as the line above an over-budget report's timeline names it, to a thousandth of it.
 QString rangeText(TimeRange range)
 {
@@ -173,6 +209,10 @@ void ReportTab::showOverview(const LoadOutcome& overview)
     const bool fromRange = m_loadedRange.has_value();
     const TimeRange visible = fromRange ? m_timeline->visibleRange() : TimeRange {};
     const std::optional<TimeRange> selection = fromRange ? m_timeline->selection() : std::nullopt;
+    const std::vector<RowExpansion> expansion
+        = fromRange ? expansionOf(m_timeline->state()) : std::vector<RowExpansion> {};
+    const std::optional<ScrollAnchor> scrolled
+        = fromRange ? scrollAnchorOf(m_timeline->state()) : std::nullopt;
     m_trace.reset();
     m_loadedRange.reset();
     m_overview = overview;
@@ -180,8 +220,10 @@ void ReportTab::showOverview(const LoadOutcome& overview)
     m_showsOverview = true;
     replacePage(overview.trace);
     if (fromRange) {
+        applyExpansion(m_timeline->state(), expansion);
         m_timeline->setVisibleRange(visible);
         m_timeline->setSelection(selection);
+        if (scrolled) scrollToAnchor(m_timeline->state(), *scrolled);
     }
     // A report over the budget is never read whole: its overview says so and offers ranges.
     if (m_overBudget)
@@ -348,6 +390,8 @@ void ReportTab::showTrace(std::shared_ptr<const Trace> trace, std::optional<Time
     const std::optional<TimeRange> selection = fromOverview ? m_timeline->selection() : std::nullopt;
     const std::optional<ScrollAnchor> scrolled
         = fromOverview ? scrollAnchorOf(m_timeline->state()) : std::nullopt;
+    const std::vector<RowExpansion> expansion
+        = fromOverview ? expansionOf(m_timeline->state()) : std::vector<RowExpansion> {};
     m_trace = std::move(trace);
     m_showsOverview = false;
     m_loadedRange = range;
@@ -360,6 +404,7 @@ void ReportTab::showTrace(std::shared_ptr<const Trace> trace, std::optional<Time
             false);
     }
     if (!fromOverview) return;
+    applyExpansion(m_timeline->state(), expansion);
     m_timeline->setVisibleRange(visible);
     m_timeline->setSelection(selection);
     if (scrolled) scrollToAnchor(m_timeline->state(), *scrolled);

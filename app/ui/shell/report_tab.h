@@ -12,7 +12,8 @@
 // A report that stores an overview (format 1.2) is painted before its events are decoded: the
 // tab shows the overview as a picture-only timeline, with a line saying how far the load is
 // and a Cancel button, the controls that need events disabled; the report replaces it keeping
-// the visible range, the selected range and the scroll position the user chose meanwhile. A
+// the visible range, the selected range, the rows opened or closed and the scroll position the user
+// chose meanwhile (so do ranges of a report over the budget replacing each other). A
 // report whose events would take more than the memory budget stays an overview; the tab reads
 // the events of the range the view settles on whenever they fit the budget (three times the
 // view where that fits, else the view), shows them with the rest of the report's span empty,

@@ -222,10 +222,26 @@ TEST_CASE("over the memory budget, the view reads the range it settles on and le
     QTest::qWait(600);
     CHECK(tab.timeline() == shown);
     CHECK_FALSE(tab.isLoading());
-    // Zoomed out past the budget: the overview again.
+    // Zoomed out past the budget: the overview again, with the rows as the user left them.
+    views::TimelineState& state = tab.timeline()->state();
+    int gpu = -1;
+    for (size_t n = 0; n < state.rows().size() && gpu < 0; ++n)
+        if (state.rows().node(int(n)).kind == views::RowKind::Gpu) gpu = int(n);
+    REQUIRE(gpu >= 0);
+    REQUIRE(state.rows().node(gpu).expanded);
+    const std::vector<TrackId> gpuTracks = state.rows().tracksBelow(gpu);
+    state.setExpanded(gpu, false);
     tab.timeline()->setVisibleRange(span);
     REQUIRE(waitUntil([&] { return tab.isShowingOverview(); }));
     CHECK(tab.timeline()->isPictureOnly());
+    const views::RowTree& rows = tab.timeline()->state().rows();
+    int same = 0;
+    for (size_t n = 0; n < rows.size(); ++n)
+        if (rows.node(int(n)).kind == views::RowKind::Gpu && rows.tracksBelow(int(n)) == gpuTracks) {
+            ++same;
+            CHECK_FALSE(rows.node(int(n)).expanded);
+        }
+    CHECK(same == 1);
 }
 
 TEST_CASE("over the memory budget, a row lists its track from the file in a pane that outlives range reads")

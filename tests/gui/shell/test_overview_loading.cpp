@@ -1,8 +1,9 @@
 // The first paint of a report (issue #20): a 1.2 report's overview arrives before the report
 // itself, the tab shows it as a picture-only timeline with a line saying how far the load is,
-// the report replaces it keeping the range and scroll position the user chose meanwhile, a
-// Cancel keeps the overview, and a report without an overview loads as before. The overview
-// draws the report's own picture at the whole-span zoom, and --screenshot --overview shows it.
+// the report replaces it keeping the range, the rows opened or closed and the scroll position
+// the user chose meanwhile, a Cancel keeps the overview, and a report without an overview loads
+// as before. The overview draws the report's own picture at the whole-span zoom, and
+// --screenshot --overview shows it.
 #include "app/ui/shell/main_window.h"
 #include "app/ui/shell/report_loader.h"
 #include "app/ui/shell/report_tab.h"
@@ -264,6 +265,7 @@ TEST_CASE("a tab shows the overview while the report loads, then the report wher
     TimeRange chosen;
     std::optional<TimeRange> chosenSelection;
     TopRow chosenTop;
+    std::vector<TrackId> collapsedGpu, expandedStream;
     QObject::connect(tab, &ui::ReportTab::overviewShown, tab, [&] {
         CHECK(tab->isLoading());
         seen = lookAt(*tab);
@@ -273,6 +275,27 @@ TEST_CASE("a tab shows the overview while the report loads, then the report wher
         // brought up to date first (it alone: the report's own arrival stays queued).
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         views::TimelineView& timeline = *tab->timeline();
+        // It closes the first GPU's row and opens a stream of another GPU.
+        views::TimelineState& state = timeline.state();
+        int firstGpu = -1;
+        for (size_t n = 0; n < state.rows().size(); ++n) {
+            const views::RowNode& node = state.rows().node(int(n));
+            if (node.kind == views::RowKind::Gpu && firstGpu < 0) {
+                firstGpu = int(n);
+                collapsedGpu = state.rows().tracksBelow(firstGpu);
+            } else if (node.kind == views::RowKind::Stream && expandedStream.empty() && !node.expanded) {
+                int gpu = node.parent;
+                while (state.rows().node(gpu).parent >= 0)
+                    gpu = state.rows().node(gpu).parent;
+                if (gpu == firstGpu) continue;
+                expandedStream = state.rows().tracksBelow(int(n));
+                state.setExpanded(int(n), true);
+            }
+        }
+        REQUIRE(firstGpu >= 0);
+        REQUIRE(state.rows().node(firstGpu).expanded);
+        state.setExpanded(firstGpu, false);
+        REQUIRE_FALSE(expandedStream.empty());
         const TimeRange span = timeline.trace().span;
         chosen = {span.start + span.duration() * 4 / 10, span.start + span.duration() / 2};
         timeline.setVisibleRange(chosen);
@@ -311,6 +334,24 @@ TEST_CASE("a tab shows the overview while the report loads, then the report wher
     CHECK(tab->timeline()->selection() == chosenSelection);
     // The same row at the top (the report has rows of its own above it: projected NVTX).
     CHECK(topRowOf(*tab->timeline()) == chosenTop);
+    // The rows the user closed and opened stay so.
+    const views::RowTree& rows = tab->timeline()->state().rows();
+    int gpuRows = 0, streamRows = 0;
+    for (size_t n = 0; n < rows.size(); ++n) {
+        const views::RowNode& node = rows.node(int(n));
+        if (!node.isGroup()) continue;
+        const std::vector<TrackId> tracks = rows.tracksBelow(int(n));
+        if (node.kind == views::RowKind::Gpu && tracks == collapsedGpu) {
+            ++gpuRows;
+            CHECK_FALSE(node.expanded);
+        }
+        if (node.kind == views::RowKind::Stream && tracks == expandedStream) {
+            ++streamRows;
+            CHECK(node.expanded);
+        }
+    }
+    CHECK(gpuRows == 1);
+    CHECK(streamRows == 1);
 }
 
 TEST_CASE("Cancel during the overview keeps it and says so; a reload then shows the report")

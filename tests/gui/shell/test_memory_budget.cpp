@@ -247,7 +247,7 @@ TEST_CASE("over the memory budget, the view reads the range it settles on and le
 TEST_CASE("over the memory budget, a row lists its track from the file in a pane that outlives range reads")
 {
     guiApp();
-    const LargeReport large = largeReport(test::guiScratch("memory-budget-track-events"));
+    const LargeReport large = largeReport(test::guiScratch("memory-budget-track-events-report"));
     const ReportOverview& overview = large.overview;
     const TimeRange span = overview.trace.span;
     const Duration width = span.duration() / 200;
@@ -284,12 +284,17 @@ TEST_CASE("over the memory budget, a row lists its track from the file in a pane
     CHECK(events->pager().track().key == overview.trace.tracks[largest.value].key);
     CHECK(events->listedCount() == overview.trackEvents(largest.value));
 
+    const auto folder = test::guiScratch("memory-budget-track-events");
+    // A picture to look at: the overview over the list of a track read from the file.
+    ui::renderWidget(tab).save(QString::fromStdString((folder / "track-events-overview.png").string()));
+
     // Zoomed in, a range is read and replaces the page; the list stays, shown, with its rows.
     tab.timeline()->setVisibleRange(view);
     REQUIRE(waitUntil([&] { return !tab.isShowingOverview() && !tab.isLoading(); }));
     REQUIRE(tab.trackEventsView() == events);
     CHECK(events->isVisible());
     CHECK(events->listedCount() == overview.trackEvents(largest.value));
+    ui::renderWidget(tab).save(QString::fromStdString((folder / "track-events-range.png").string()));
 
     // Activating a row shows its event's time on the timeline, selected.
     const std::optional<EventRef> first = events->model()->pageEvent(0);

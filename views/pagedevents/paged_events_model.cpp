@@ -18,7 +18,7 @@ void PagedEventsModel::setRows(StoredRows rows)
     beginResetModel();
     // Giving back the previous listing's memory (800 MB for 200M rows) took 70 ms on a GPU
     // machine: it is let go on the thread pool, not here.
-    if (m_rows) QThreadPool::globalInstance()->start([previous = std::move(m_rows)] { });
+    if (m_rows) QThreadPool::globalInstance()->start([previous = std::move(m_rows)] {});
     m_rows = std::move(rows);
     Track& track = m_page.tracks.front();
     track.events = {};

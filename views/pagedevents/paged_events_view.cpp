@@ -186,7 +186,8 @@ void PagedEventsView::startOrder()
         updateStatus();
         return;
     }
-    m_batchesRead->store(0);
+    // Its own counter: an older order still stopping must not move this one's progress.
+    m_batchesRead = std::make_shared<std::atomic<uint64_t>>(0);
     m_progress->setRange(0, int(m_pager->batchCount()));
     m_progress->setValue(0);
     m_progress->show();

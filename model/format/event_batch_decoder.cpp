@@ -5,32 +5,33 @@
 
 namespace sightline {
 
-namespace {
-
-// The size of the descriptor table events of `kind` index into (none for OS runtime calls).
-size_t descriptorCount(const Trace& tables, TrackKind kind)
+EventIdLimits eventIdLimits(const Trace& tables, TrackKind kind)
 {
+    EventIdLimits limits {tables.strings.size(), 0};
     switch (kind) {
     case TrackKind::CudaApi:
-        return tables.apiResults.size();
+        limits.descriptors = tables.apiResults.size();
+        break;
     case TrackKind::Kernels:
-        return tables.kernelLaunches.size();
+        limits.descriptors = tables.kernelLaunches.size();
+        break;
     case TrackKind::Memory:
-        return tables.memoryOps.size();
+        limits.descriptors = tables.memoryOps.size();
+        break;
     case TrackKind::Synchronization:
-        return tables.syncOps.size();
+        limits.descriptors = tables.syncOps.size();
+        break;
     case TrackKind::Nvtx:
-        return tables.nvtxAttributes.size();
+        limits.descriptors = tables.nvtxAttributes.size();
+        break;
     case TrackKind::OsRuntime:
-        return 0;
+        break;
     }
-    return 0;
+    return limits;
 }
 
-} // namespace
-
-Status decodeEventColumns(const rep::EventBatch& b, TrackKind kind, const Trace& tables, EventColumns& out,
-    size_t first, const std::string& path, uint64_t offset)
+Status decodeEventColumns(const rep::EventBatch& b, TrackKind kind, const EventIdLimits& limits,
+    EventColumns& out, size_t first, const std::string& path, uint64_t offset)
 {
     const auto damaged
         = [&](const std::string& what) { return Status::failure(rep::damagedReport(path, offset, what)); };
@@ -42,8 +43,8 @@ Status decodeEventColumns(const rep::EventBatch& b, TrackKind kind, const Trace&
         || !expect(b.detail_size(), hasDetail(kind)) || !expect(b.value_size(), hasValue(kind)))
         return damaged("an event batch has columns of the wrong length");
 
-    const size_t strings = tables.strings.size();
-    const size_t descriptors = descriptorCount(tables, kind);
+    const size_t strings = limits.strings;
+    const size_t descriptors = limits.descriptors;
     constexpr uint64_t kMaxTime = uint64_t(1) << 62;
     uint64_t t = 0;
     Timestamp previousEnd = INT64_MIN;
@@ -121,7 +122,8 @@ Status EventBatchDecoder::decode(const rep::EventBatch& b, uint64_t offset)
     }
     if (first < lane.begin || first + count > lane.end)
         return damaged(offset, "an event batch lies outside its lane");
-    if (Status decoded = decodeEventColumns(b, track.key.kind, m_trace, track.events, first, m_path, offset);
+    if (Status decoded = decodeEventColumns(
+            b, track.key.kind, eventIdLimits(m_trace, track.key.kind), track.events, first, m_path, offset);
         !decoded)
         return decoded;
     m_received[slot][b.lane()] += uint32_t(count);

@@ -14,12 +14,21 @@
 
 namespace sightline {
 
+// How many strings and descriptors the events of a track of one kind may name: what a decoded
+// batch is checked against.
+struct EventIdLimits
+{
+    size_t strings = 0;
+    size_t descriptors = 0; // of the table the kind's detail column indexes (none: 0)
+};
+EventIdLimits eventIdLimits(const Trace& tables, TrackKind kind);
+
 // Decodes batch `b` of a track of `kind` into `out` from position `first` on (`out` already
-// has room for it), checking every string and descriptor id against `tables`' tables. What
+// has room for it), checking every string and descriptor id against `limits`. What
 // EventBatchDecoder does for each batch, and what readers of single batches (paging) use.
 // `path` and `offset` name the batch in an error sentence.
-Status decodeEventColumns(const rep::EventBatch& b, TrackKind kind, const Trace& tables, EventColumns& out,
-    size_t first, const std::string& path, uint64_t offset);
+Status decodeEventColumns(const rep::EventBatch& b, TrackKind kind, const EventIdLimits& limits,
+    EventColumns& out, size_t first, const std::string& path, uint64_t offset);
 
 class EventBatchDecoder
 {

@@ -122,16 +122,15 @@ void benchReport(const std::string& path, uint64_t budget, bool keySort)
     releaseFreeMemory();
     const uint64_t before = residentSetBytes();
     const Stopwatch opening;
-    Result<std::unique_ptr<TrackPager>> opened = TrackPager::open(path, largest);
+    Result<OpenedTrack> opened = TrackPager::open(path, largest);
     if (!opened) {
         std::fprintf(stderr, "%s\n", opened.error().c_str());
         return;
     }
-    std::shared_ptr<const TrackPager> pager(std::move(opened.value()));
     std::printf("  open the track's pager           %8.3f s  (%zu batches; resident +%s)\n",
-        opening.seconds(), pager->batchCount(), mib(residentSetBytes() - before).c_str());
+        opening.seconds(), opened.value().pager->batchCount(), mib(residentSetBytes() - before).c_str());
 
-    views::PagedEventsView view(pager, budget);
+    views::PagedEventsView view(std::move(opened.value()), budget);
     view.resize(1920, 600);
     view.show();
     QTableView& table = *view.table();

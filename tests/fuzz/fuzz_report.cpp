@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     for (uint32_t track = 0; track < 4; ++track) {
         auto pager = sightline::TrackPager::open(path, track);
         if (!pager) break;
-        const sightline::TrackPager& paged = *pager.value();
+        const sightline::TrackPager& paged = *pager.value().pager;
         (void)paged.forEachBatch(
             [](size_t, const sightline::TrackPager::Batch&) { return sightline::Status(); }, 1);
         if (paged.eventCount() > 0) {

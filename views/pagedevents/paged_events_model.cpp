@@ -6,11 +6,9 @@
 
 namespace sightline::views {
 
-PagedEventsModel::PagedEventsModel(std::shared_ptr<const TrackPager> pager, QObject* parent)
+PagedEventsModel::PagedEventsModel(Trace structure, QObject* parent)
     : QAbstractTableModel(parent)
-    , m_pager(std::move(pager))
-    , m_page(m_pager->structure())
-    , m_cells(std::make_unique<EventCells>(m_page))
+    , m_page(std::make_shared<EventPage>(std::move(structure)))
 { }
 
 void PagedEventsModel::setRows(StoredRows rows)
@@ -20,7 +18,7 @@ void PagedEventsModel::setRows(StoredRows rows)
     // machine: it is let go on the thread pool, not here.
     if (m_rows) QThreadPool::globalInstance()->start([previous = std::move(m_rows)] {});
     m_rows = std::move(rows);
-    Track& track = m_page.tracks.front();
+    Track& track = m_page->trace.tracks.front();
     track.events = {};
     track.laneBegin = {0, 0};
     m_pageFirst = 0;
@@ -49,7 +47,7 @@ void PagedEventsModel::setWindowFirst(size_t position)
 void PagedEventsModel::setPage(const StoredRows& rows, size_t first, EventColumns events)
 {
     if (rows != m_rows || first + events.size() > listedCount()) return;
-    Track& track = m_page.tracks.front();
+    Track& track = m_page->trace.tracks.front();
     const size_t count = events.size();
     track.events = std::move(events);
     track.laneBegin = {0, uint32_t(count)};
@@ -64,7 +62,7 @@ void PagedEventsModel::setPage(const StoredRows& rows, size_t first, EventColumn
 
 bool PagedEventsModel::pageHolds(size_t first, size_t last) const
 {
-    const size_t count = m_page.tracks.front().size();
+    const size_t count = m_page->trace.tracks.front().size();
     return count > 0 && first >= m_pageFirst && last < m_pageFirst + count;
 }
 
@@ -95,8 +93,8 @@ QVariant PagedEventsModel::data(const QModelIndex& index, int role) const
         return int(Qt::AlignVCenter | (isNumericColumn(column) ? Qt::AlignRight : Qt::AlignLeft));
     const std::optional<EventRef> event = pageEvent(index.row());
     if (!event) return {};
-    if (role == Qt::DisplayRole) return m_cells->display(*event, column);
-    if (role == Qt::ToolTipRole) return m_cells->tooltip(*event, column);
+    if (role == Qt::DisplayRole) return m_page->cells.display(*event, column);
+    if (role == Qt::ToolTipRole) return m_page->cells.tooltip(*event, column);
     return {};
 }
 

@@ -13,7 +13,6 @@
 // for an older listing is dropped.
 #pragma once
 
-#include "model/format/paging/track_pager.h"
 #include "views/events/event_columns.h"
 
 #include <QAbstractTableModel>
@@ -26,11 +25,26 @@ namespace sightline::views {
 
 using StoredRows = std::shared_ptr<const std::vector<uint32_t>>;
 
+// The report's structure (TrackPager's OpenedTrack), its one track holding the page's events,
+// and the cells over it. The view's workers share it to read names: EventNames reads only the
+// strings and descriptor tables, which never change; only the track's events do, on the GUI
+// thread.
+struct EventPage
+{
+    explicit EventPage(Trace structure)
+        : trace(std::move(structure))
+        , cells(trace)
+    { }
+    Trace trace;
+    EventCells cells;
+};
+
 class PagedEventsModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    PagedEventsModel(std::shared_ptr<const TrackPager> pager, QObject* parent = nullptr);
+    // `structure`: the report's structure with the listed track as its only track.
+    explicit PagedEventsModel(Trace structure, QObject* parent = nullptr);
 
     // Replaces the listed events (stored indexes, in display order); the window goes to the
     // top and the page is let go.
@@ -53,8 +67,9 @@ public:
     bool pageHolds(size_t first, size_t last) const;
     // The event shown at `row`, when it is in the page: the event's place in pageTrace().
     std::optional<EventRef> pageEvent(int row) const;
-    const Trace& pageTrace() const { return m_page; }
-    const EventCells& cells() const { return *m_cells; }
+    const Trace& pageTrace() const { return m_page->trace; }
+    const EventCells& cells() const { return m_page->cells; }
+    std::shared_ptr<const EventPage> page() const { return m_page; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -67,9 +82,7 @@ signals:
     void sortRequested(sightline::views::EventColumn column, Qt::SortOrder order);
 
 private:
-    std::shared_ptr<const TrackPager> m_pager;
-    Trace m_page; // the report's structure; its one track holds the page's events
-    std::unique_ptr<EventCells> m_cells; // over m_page
+    std::shared_ptr<EventPage> m_page;
     StoredRows m_rows;
     size_t m_windowSize = kWindowSize;
     size_t m_windowFirst = 0; // the position of row 0

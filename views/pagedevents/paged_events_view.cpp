@@ -50,14 +50,12 @@ QString orderText(const TrackOrderRequest& request)
 
 } // namespace
 
-PagedEventsView::PagedEventsView(
-    std::shared_ptr<const TrackPager> pager, uint64_t memoryBudget, QWidget* parent)
+PagedEventsView::PagedEventsView(OpenedTrack opened, uint64_t memoryBudget, QWidget* parent)
     : QWidget(parent)
-    , m_pager(std::move(pager))
-    , m_names(std::make_shared<const EventNames>(m_pager->structure()))
+    , m_pager(std::move(opened.pager))
     , m_memoryBudget(memoryBudget)
 {
-    m_model = new PagedEventsModel(m_pager, this);
+    m_model = new PagedEventsModel(std::move(opened.structure), this);
     buildLayout();
     startOrder();
 }
@@ -196,9 +194,9 @@ void PagedEventsView::startOrder()
     emit busyChanged(true);
     updateStatus();
     m_orderWork.start(
-        [pager = m_pager, names = m_names, request = m_request, read = m_batchesRead](
+        [pager = m_pager, page = m_model->page(), request = m_request, read = m_batchesRead](
             const std::atomic<bool>& cancelled) {
-            return orderTrackEvents(*pager, *names, request, cancelled,
+            return orderTrackEvents(*pager, page->cells.names(), request, cancelled,
                 [read](size_t done, size_t) { read->store(done, std::memory_order_relaxed); });
         },
         [this](TrackOrder order, bool newest) { onOrdered(std::move(order), newest); });

@@ -39,10 +39,9 @@ class PagedEventsView : public QWidget
 {
     Q_OBJECT
 public:
-    // Lists `pager`'s track in start order. An order that would take more than `memoryBudget`
-    // bytes is refused with a sentence.
-    PagedEventsView(
-        std::shared_ptr<const TrackPager> pager, uint64_t memoryBudget, QWidget* parent = nullptr);
+    // Lists the track of `opened` (TrackPager::open) in start order. An order that would take
+    // more than `memoryBudget` bytes is refused with a sentence.
+    PagedEventsView(OpenedTrack opened, uint64_t memoryBudget, QWidget* parent = nullptr);
     ~PagedEventsView() override;
 
     const TrackPager& pager() const { return *m_pager; }
@@ -94,7 +93,6 @@ private:
     void updateStatus();
 
     std::shared_ptr<const TrackPager> m_pager;
-    std::shared_ptr<const EventNames> m_names; // over m_pager->structure()
     uint64_t m_memoryBudget = 0;
     TrackOrderRequest m_request;
     QString m_error;

@@ -44,8 +44,9 @@ bool isTrackOrderColumn(EventColumn column);
 // The most memory ordering takes, per event of the track.
 constexpr uint64_t kOrderBytesPerEvent = 16;
 
-// Lists the track's events matching the filter in the requested order. `names` is built
-// over pager.structure(). `progress` follows the reading of the batches (most of the work).
+// Lists the track's events matching the filter in the requested order. `names` is built over
+// the track's structure (OpenedTrack::structure). `progress` follows the reading of the
+// batches (most of the work).
 TrackOrder orderTrackEvents(const TrackPager& pager, const EventNames& names,
     const TrackOrderRequest& request, const std::atomic<bool>& cancel,
     const TrackPager::Progress& progress = {});

@@ -28,14 +28,9 @@ void ReportTab::showTrackEventsFromFile(const std::vector<TrackId>& tracks)
         return;
     }
     // Opening reads the report's strings and descriptors, which grow with it.
-    using Opened = Result<std::shared_ptr<const TrackPager>>;
-    m_trackOpening.start(
-        [path = m_path.toStdString(), track = largest.value](const std::atomic<bool>&) {
-            Result<std::unique_ptr<TrackPager>> opened = TrackPager::open(path, track);
-            if (!opened) return Opened::failure(opened.error());
-            return Opened(std::shared_ptr<const TrackPager>(std::move(opened.value())));
-        },
-        [this, track = largest.value](Opened opened, bool newest) {
+    m_trackOpening.start([path = m_path.toStdString(), track = largest.value](
+                             const std::atomic<bool>&) { return TrackPager::open(path, track); },
+        [this, track = largest.value](Result<OpenedTrack> opened, bool newest) {
             if (!newest) return;
             if (!opened) {
                 setOverviewLine(QString::fromStdString(opened.error()), false);

@@ -32,9 +32,9 @@ private:
 
 } // namespace
 
-Result<std::unique_ptr<TrackPager>> TrackPager::open(const std::string& path, uint32_t storedTrack)
+Result<OpenedTrack> TrackPager::open(const std::string& path, uint32_t storedTrack)
 {
-    using Opened = Result<std::unique_ptr<TrackPager>>;
+    using Opened = Result<OpenedTrack>;
     std::unique_ptr<TrackPager> pager(new TrackPager);
     pager->m_path = path;
     pager->m_storedTrack = storedTrack;
@@ -53,7 +53,7 @@ Result<std::unique_ptr<TrackPager>> TrackPager::open(const std::string& path, ui
             + "' was cut short (it has no index at its end), so one track cannot be read from it alone; "
               "open the report whole.");
 
-    Trace& structure = pager->m_structure;
+    Trace structure;
     std::vector<Track> tracks;
     const auto visit = [&](const rep::Chunk& chunk, const rep::FrameRef& frame) -> Status {
         if (!chunk.has_tracks()) return {};
@@ -81,8 +81,13 @@ Result<std::unique_ptr<TrackPager>> TrackPager::open(const std::string& path, ui
     if (kind != TrackKind::Synchronization) drop(structure.syncOps);
     if (kind != TrackKind::Nvtx) drop(structure.nvtxAttributes);
 
+    pager->m_track = structure.tracks.front();
+    const EventIdLimits limits = eventIdLimits(structure, kind);
+    pager->m_strings = limits.strings;
+    pager->m_descriptors = limits.descriptors;
+
     // The track's batches must cover its events exactly, each inside its lane.
-    const Track& track = structure.tracks.front();
+    const Track& track = pager->m_track;
     for (const rep::FrameRef& frame : index.frames)
         if (frame.header.kind == ChunkKind::Events && frame.track == storedTrack)
             pager->m_batches.push_back(frame);
@@ -101,7 +106,7 @@ Result<std::unique_ptr<TrackPager>> TrackPager::open(const std::string& path, ui
         return Opened::failure(rep::damagedReport(path, 0,
             "its index lists " + std::to_string(next) + " of track " + std::to_string(storedTrack) + "'s "
                 + std::to_string(pager->eventCount()) + " events"));
-    return Opened(std::move(pager));
+    return Opened(OpenedTrack {std::move(pager), std::move(structure)});
 }
 
 Status TrackPager::decodeBatch(size_t batch, Track& out, std::string& scratch) const
@@ -124,11 +129,12 @@ Status TrackPager::decodeBatch(size_t batch, Track& out, std::string& scratch) c
     if (b.track() != m_storedTrack || b.lane() != frame.lane || b.first_index() != frame.firstIndex
         || b.count() != frame.count)
         return damaged("an event batch disagrees with the report's index");
-    out.key = track().key;
-    out.nested = track().nested;
+    out.key = m_track.key;
+    out.nested = m_track.nested;
     out.laneBegin = {0, frame.count};
     out.events.resize(frame.count, out.key.kind);
-    return decodeEventColumns(b, out.key.kind, m_structure, out.events, 0, m_path, frame.offset);
+    return decodeEventColumns(
+        b, out.key.kind, {m_strings, m_descriptors}, out.events, 0, m_path, frame.offset);
 }
 
 Status TrackPager::forEachBatch(const BatchVisitor& visit, unsigned threads, const std::atomic<bool>* cancel,

@@ -7,7 +7,8 @@
 // An event is named by its stored index in the track: lane-major, the index it has in
 // Track::events when the report is read whole. A pager needs a complete report, since only the
 // footer finds one track's batches without reading the others. Immutable after open(), so
-// several threads may decode through it at once.
+// several threads may decode through it at once. The structure goes to the caller (the view that
+// formats the events): the pager keeps only the track and what its batches are checked against.
 #pragma once
 
 #include "model/common/result.h"
@@ -24,17 +25,17 @@
 
 namespace sightline {
 
+struct OpenedTrack;
+
 class TrackPager
 {
 public:
     // Fails with one sentence for a file that is not a report, is damaged, was cut short, or has
     // no track `storedTrack` (its index in the report's track list).
-    static Result<std::unique_ptr<TrackPager>> open(const std::string& path, uint32_t storedTrack);
+    static Result<OpenedTrack> open(const std::string& path, uint32_t storedTrack);
 
-    // The report's structure with this track as its only track (TrackId 0), without events, and
-    // of the descriptor tables only the one its kind's events refer to.
-    const Trace& structure() const { return m_structure; }
-    const Track& track() const { return m_structure.tracks.front(); }
+    // The track, without events.
+    const Track& track() const { return m_track; }
     uint64_t eventCount() const { return track().laneBegin.back(); }
     const std::string& path() const { return m_path; }
 
@@ -67,9 +68,18 @@ private:
 
     std::string m_path;
     MappedFile m_file;
-    Trace m_structure;
+    Track m_track;
+    size_t m_strings = 0, m_descriptors = 0; // what the track's events may name (EventIdLimits)
     uint32_t m_storedTrack = 0;
     std::vector<rep::FrameRef> m_batches; // the track's batches, by stored index
+};
+
+struct OpenedTrack
+{
+    std::unique_ptr<TrackPager> pager;
+    // The report's structure with the track as its only track (TrackId 0), without events, and
+    // of the descriptor tables only the one its kind's events refer to.
+    Trace structure;
 };
 
 } // namespace sightline

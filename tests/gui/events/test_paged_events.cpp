@@ -64,11 +64,11 @@ uint32_t largestTrack(const Trace& trace, bool oneLane)
     return best;
 }
 
-std::shared_ptr<const TrackPager> openPager(uint32_t track)
+OpenedTrack openPager(uint32_t track)
 {
-    Result<std::unique_ptr<TrackPager>> opened = TrackPager::open(fixture().path, track);
+    Result<OpenedTrack> opened = TrackPager::open(fixture().path, track);
     REQUIRE(opened);
-    return std::shared_ptr<const TrackPager>(std::move(opened.value()));
+    return std::move(opened.value());
 }
 
 // What the in-memory Events View lists for the track: event indexes, which a whole read numbers
@@ -86,11 +86,11 @@ std::vector<uint32_t> inMemoryOrder(uint32_t track, const TrackOrderRequest& req
     return rows;
 }
 
-TrackOrder pagedOrder(const TrackPager& pager, const TrackOrderRequest& request)
+TrackOrder pagedOrder(const OpenedTrack& opened, const TrackOrderRequest& request)
 {
-    const EventNames names(pager.structure());
+    const EventNames names(opened.structure);
     const std::atomic<bool> cancel {false};
-    return orderTrackEvents(pager, names, request, cancel);
+    return orderTrackEvents(*opened.pager, names, request, cancel);
 }
 
 // A column's values along an order.
@@ -127,11 +127,11 @@ bool waitFor(const std::function<bool()>& condition)
 TEST_CASE("a one-lane track ordered from the file lists exactly what the Events View lists")
 {
     const uint32_t track = largestTrack(*fixture().whole, true);
-    const auto pager = openPager(track);
-    REQUIRE(pager->batchCount() > 3);
+    const OpenedTrack opened = openPager(track);
+    REQUIRE(opened.pager->batchCount() > 3);
     for (const TrackOrderRequest& request : everyOrder()) {
         INFO("column " << int(request.column) << " order " << int(request.order));
-        const TrackOrder paged = pagedOrder(*pager, request);
+        const TrackOrder paged = pagedOrder(opened, request);
         REQUIRE(paged.error.isEmpty());
         CHECK(paged.rows == inMemoryOrder(track, request));
     }
@@ -143,22 +143,22 @@ TEST_CASE("a one-lane track ordered from the file lists exactly what the Events 
              NameFilter {QStringLiteral("^%1$").arg(QRegularExpression::escape(name)), true}}) {
         INFO(filter.pattern.toStdString());
         const TrackOrderRequest request {EventColumn::Duration, Qt::DescendingOrder, filter};
-        const TrackOrder paged = pagedOrder(*pager, request);
+        const TrackOrder paged = pagedOrder(opened, request);
         const std::vector<uint32_t> expected = inMemoryOrder(track, request);
         CHECK(!expected.empty());
         CHECK(expected.size() < whole.tracks[track].size());
         CHECK(paged.rows == expected);
     }
     const TrackOrder broken
-        = pagedOrder(*pager, {EventColumn::Start, Qt::AscendingOrder, {QStringLiteral("(("), true}});
+        = pagedOrder(opened, {EventColumn::Start, Qt::AscendingOrder, {QStringLiteral("(("), true}});
     CHECK(broken.rows.empty());
     CHECK_FALSE(broken.error.isEmpty());
 
     // A cancelled order says so and lists nothing.
-    const EventNames names(pager->structure());
+    const EventNames names(opened.structure);
     const std::atomic<bool> cancelled {true};
     const TrackOrder stopped
-        = orderTrackEvents(*pager, names, {EventColumn::Duration, Qt::DescendingOrder, {}}, cancelled);
+        = orderTrackEvents(*opened.pager, names, {EventColumn::Duration, Qt::DescendingOrder, {}}, cancelled);
     CHECK(stopped.cancelled);
     CHECK(stopped.rows.empty());
 }
@@ -167,10 +167,10 @@ TEST_CASE("a nested NVTX track ordered from the file merges its lanes as the Eve
 {
     const uint32_t track = largestTrack(*fixture().whole, false);
     REQUIRE(fixture().whole->tracks[track].laneCount() > 1);
-    const auto pager = openPager(track);
+    const OpenedTrack opened = openPager(track);
     for (const TrackOrderRequest& request : everyOrder()) {
         INFO("column " << int(request.column) << " order " << int(request.order));
-        const TrackOrder paged = pagedOrder(*pager, request);
+        const TrackOrder paged = pagedOrder(opened, request);
         const std::vector<uint32_t> expected = inMemoryOrder(track, request);
         REQUIRE(paged.rows.size() == expected.size());
         // The same events in the same order of values; equal values may come in another order

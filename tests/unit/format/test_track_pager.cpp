@@ -63,13 +63,21 @@ TEST_CASE("a track pager decodes every batch of every track as a whole read hold
     size_t multiLaneTracks = 0;
     for (uint32_t t = 0; t < report.whole.tracks.size(); ++t) {
         const Track& expected = report.whole.tracks[t];
-        Result<std::unique_ptr<TrackPager>> opened = TrackPager::open(report.path, t);
+        Result<OpenedTrack> opened = TrackPager::open(report.path, t);
         REQUIRE(opened);
-        const TrackPager& pager = *opened.value();
+        const TrackPager& pager = *opened.value().pager;
         REQUIRE(pager.eventCount() == expected.size());
         CHECK(pager.track().key == expected.key);
         CHECK(pager.track().laneBegin == expected.laneBegin);
-        CHECK(pager.structure().strings.size() == report.whole.strings.size());
+        // The structure holds the strings, the track, and only its kind's descriptors.
+        const Trace& structure = opened.value().structure;
+        CHECK(structure.strings.size() == report.whole.strings.size());
+        REQUIRE(structure.tracks.size() == 1);
+        CHECK(structure.tracks.front().key == expected.key);
+        CHECK(structure.kernelLaunches.size()
+            == (expected.key.kind == TrackKind::Kernels ? report.whole.kernelLaunches.size() : 0));
+        CHECK(structure.memoryOps.size()
+            == (expected.key.kind == TrackKind::Memory ? report.whole.memoryOps.size() : 0));
         multiLaneTracks += expected.laneCount() > 1;
 
         // Each batch once, in any order from several workers, covering the track.
@@ -110,7 +118,7 @@ TEST_CASE("a track pager gathers the events asked for, in the order asked, repea
     for (uint32_t t = 0; t < report.whole.tracks.size(); ++t)
         if (report.whole.tracks[t].size() > report.whole.tracks[largest].size()) largest = t;
     const Track& expected = report.whole.tracks[largest];
-    Result<std::unique_ptr<TrackPager>> opened = TrackPager::open(report.path, largest);
+    Result<OpenedTrack> opened = TrackPager::open(report.path, largest);
     REQUIRE(opened);
     std::mt19937 random(7);
     std::vector<uint32_t> wanted;
@@ -118,14 +126,14 @@ TEST_CASE("a track pager gathers the events asked for, in the order asked, repea
         wanted.push_back(uint32_t(random() % expected.size()));
     wanted.push_back(wanted.front());
     wanted.push_back(uint32_t(expected.size() - 1));
-    Result<EventColumns> gathered = opened.value()->gather(wanted, 2);
+    Result<EventColumns> gathered = opened.value().pager->gather(wanted, 2);
     REQUIRE(gathered);
     REQUIRE(gathered->size() == wanted.size());
     for (size_t row = 0; row < wanted.size(); ++row)
         checkSameEvent(gathered.value(), row, expected.events, wanted[row]);
 
     const Result<EventColumns> past
-        = opened.value()->gather(std::vector<uint32_t> {uint32_t(expected.size())});
+        = opened.value().pager->gather(std::vector<uint32_t> {uint32_t(expected.size())});
     REQUIRE_FALSE(past);
     CHECK(past.error().find("past the track's") != std::string::npos);
 }
@@ -158,14 +166,14 @@ TEST_CASE("a track pager refuses what it cannot trust with one sentence naming t
     const auto pager = TrackPager::open(damaged, 0);
     REQUIRE(pager);
     const Status read
-        = pager.value()->forEachBatch([](size_t, const TrackPager::Batch&) { return Status(); });
+        = pager.value().pager->forEachBatch([](size_t, const TrackPager::Batch&) { return Status(); });
     REQUIRE_FALSE(read);
     CHECK(read.error().find("fails its checksum") != std::string::npos);
     CHECK(read.error().find(damaged) != std::string::npos);
-    std::vector<uint32_t> all(pager.value()->eventCount());
+    std::vector<uint32_t> all(pager.value().pager->eventCount());
     for (uint32_t i = 0; i < all.size(); ++i)
         all[i] = i;
-    CHECK_FALSE(pager.value()->gather(all));
+    CHECK_FALSE(pager.value().pager->gather(all));
 
     // A footer that says a batch of track 0 holds more events than it does.
     test::ReportChunks chunks = test::splitReport(test::readFileBytes(report.path));
@@ -200,7 +208,7 @@ TEST_CASE("a track pager refuses what it cannot trust with one sentence naming t
     const auto fromMoved = TrackPager::open(moved, 0);
     REQUIRE(fromMoved);
     const Status movedRead
-        = fromMoved.value()->forEachBatch([](size_t, const TrackPager::Batch&) { return Status(); });
+        = fromMoved.value().pager->forEachBatch([](size_t, const TrackPager::Batch&) { return Status(); });
     REQUIRE_FALSE(movedRead);
     CHECK(movedRead.error().find("disagrees with the report's index") != std::string::npos);
 }

@@ -42,7 +42,7 @@ TrackOrder failed(const Status& status)
 // Start and End: each lane is sorted by the value already, so the lanes are merged. Events left
 // out by the filter hold -1 (times are never negative).
 TrackOrder mergeLanes(const TrackPager& pager, const NameTest& listed, const TrackOrderRequest& request,
-    const std::atomic<bool>& cancel, const TrackPager::Progress& progress)
+    const std::atomic<bool>& cancel, const TrackPager::Progress& progress, unsigned threads)
 {
     const bool byEnd = request.column == EventColumn::End;
     std::vector<Timestamp> values;
@@ -60,7 +60,7 @@ TrackOrder mergeLanes(const TrackPager& pager, const NameTest& listed, const Tra
             kept += n;
             return Status();
         },
-        0, &cancel, progress);
+        threads, &cancel, progress);
     if (!read) return failed(read);
 
     // Each lane's cursor sits on a group of equal values; the group with the smallest (largest,
@@ -126,7 +126,7 @@ TrackOrder mergeLanes(const TrackPager& pager, const NameTest& listed, const Tra
 // the duration's complement, so that equal durations still come in stored order). Left-out
 // events get the largest key, and are dropped before the sort.
 TrackOrder sortByDuration(const TrackPager& pager, const NameTest& listed, const TrackOrderRequest& request,
-    const std::atomic<bool>& cancel, const TrackPager::Progress& progress)
+    const std::atomic<bool>& cancel, const TrackPager::Progress& progress, unsigned threads)
 {
     constexpr uint64_t kLeftOut = UINT64_MAX;
     constexpr uint64_t kPackable = uint64_t(1) << 32;
@@ -153,10 +153,10 @@ TrackOrder sortByDuration(const TrackPager& pager, const NameTest& listed, const
             }
             return Status();
         },
-        0, &cancel, progress);
+        threads, &cancel, progress);
     if (!read) return failed(read);
     keys.erase(std::remove(keys.begin(), keys.end(), kLeftOut), keys.end());
-    if (!sortKeysInParallel(keys, &cancel)) return failed(Status::failure("cancelled"));
+    if (!sortKeysInParallel(keys, &cancel, threads)) return failed(Status::failure("cancelled"));
     std::sort(wide.begin(), wide.end(), [ascending](const auto& a, const auto& b) {
         if (a.first != b.first) return ascending ? a.first < b.first : a.first > b.first;
         return a.second < b.second;
@@ -183,7 +183,8 @@ bool isTrackOrderColumn(EventColumn column)
 }
 
 TrackOrder orderTrackEvents(const TrackPager& pager, const EventNames& names,
-    const TrackOrderRequest& request, const std::atomic<bool>& cancel, const TrackPager::Progress& progress)
+    const TrackOrderRequest& request, const std::atomic<bool>& cancel, const TrackPager::Progress& progress,
+    unsigned threads)
 {
     NameMatches matches;
     if (!request.filter.isEmpty()) {
@@ -193,8 +194,8 @@ TrackOrder orderTrackEvents(const TrackPager& pager, const EventNames& names,
     const NameTest listed(names, request.filter.isEmpty() ? nullptr : &matches);
     try {
         if (request.column == EventColumn::Duration)
-            return sortByDuration(pager, listed, request, cancel, progress);
-        return mergeLanes(pager, listed, request, cancel, progress);
+            return sortByDuration(pager, listed, request, cancel, progress, threads);
+        return mergeLanes(pager, listed, request, cancel, progress, threads);
     } catch (const std::bad_alloc&) {
         return {{},
             QStringLiteral("There is not enough memory to sort this track's %1 events.")

@@ -46,9 +46,9 @@ constexpr uint64_t kOrderBytesPerEvent = 16;
 
 // Lists the track's events matching the filter in the requested order. `names` is built over
 // the track's structure (OpenedTrack::structure). `progress` follows the reading of the
-// batches (most of the work).
+// batches (most of the work), on `threads` workers (0: all cores).
 TrackOrder orderTrackEvents(const TrackPager& pager, const EventNames& names,
     const TrackOrderRequest& request, const std::atomic<bool>& cancel,
-    const TrackPager::Progress& progress = {});
+    const TrackPager::Progress& progress = {}, unsigned threads = 0);
 
 } // namespace sightline::views

@@ -59,6 +59,9 @@ public:
     BottomUpTree(SampledStacks stacks, std::span<const CallFunction> functions, std::vector<uint32_t> rank);
 
     uint32_t rootCount() const { return m_rootCount; }
+    // What the tree was made from; never changed afterwards, so other threads may read them.
+    const SampledStacks& stacks() const { return m_stacks; }
+    const std::vector<uint32_t>& rank() const { return m_rank; }
     std::span<const CallNode> roots() const;
     const CallNode& node(uint32_t node) const;
     // The nodes made so far: the roots, then the children of each node asked for.

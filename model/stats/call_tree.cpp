@@ -1,7 +1,5 @@
 #include "model/stats/call_tree.h"
 
-#include "model/stats/top_down_tree.h"
-
 #include <algorithm>
 #include <unordered_map>
 
@@ -141,8 +139,6 @@ CallTrees computeCallTrees(const Trace& trace, const CallScope& scope, const std
         newRank[i] = rank[kept[i]];
     for (uint32_t& function : stacks.function)
         function = newFunction[function];
-    result.topDown = topDownTree(stacks, result.functions, newRank);
-    if (cancelled(cancel)) return {};
     result.bottomUp = BottomUpTree(std::move(stacks), result.functions, std::move(newRank));
     return result;
 }

@@ -13,11 +13,12 @@
 // Samples without a stack count under the function "[no call stack]", so that shares add up.
 //
 // Cost: one pass counts the scope's samples per leaf stack node in a flat array; a few passes
-// over the sampled stack nodes then make the top-down tree, the flat table and the bottom-up
-// roots, so the samples cost O(samples) and the trees O(stack nodes). The bottom-up tree grows
-// as its nodes are opened (bottom_up_tree.h). 10M samples over 20,000 distinct stacks (half a
-// million stack nodes) take 0.1 s, over 200,000 (4.9 million) 1 s, where building the whole
-// bottom-up tree took 0.55 s and 14 s (bench_call_tree, on a busy two-core VM).
+// over the sampled stack nodes then make the flat table and the bottom-up roots, so the samples
+// cost O(samples) and the tables O(stack nodes). The bottom-up tree grows as its nodes are
+// opened (bottom_up_tree.h). The top-down tree is made apart (`topDownTree`), so that the
+// bottom-up table shows before it: 10M samples over 200,000 distinct stacks (4.9 million stack
+// nodes) make the bottom-up table in about half the time of the whole top-down tree
+// (bench_call_tree).
 // Children are listed by total, largest first, then by self, name and module.
 #pragma once
 
@@ -61,11 +62,11 @@ struct CallTree
     }
 };
 
+// The flat table and the bottom-up tree; the top-down tree comes from `topDownTree`.
 struct CallTrees
 {
     int64_t samples = 0; // every sample in scope
     std::vector<CallFunction> functions; // the flat table: by self, largest first, then by total
-    CallTree topDown;
     BottomUpTree bottomUp; // grows as it is read
 
     // A count as a share of the samples in scope, 0..100.
@@ -75,10 +76,17 @@ struct CallTrees
     }
 };
 
-// The trees and the table over the scope's samples. When `cancel` becomes true the work stops
-// early and returns empty trees.
+// The table and the bottom-up tree over the scope's samples. When `cancel` becomes true the
+// work stops early and returns empty trees.
 CallTrees computeCallTrees(
     const Trace& trace, const CallScope& scope = {}, const std::atomic<bool>* cancel = nullptr);
+
+// The top-down tree of the same samples (top_down_tree.cpp): a node stands for the stack nodes
+// whose path from the outermost frame has its functions, so its children group the callees of
+// those stack nodes by function, through a flat array, in O(stack nodes) with no hashing. It
+// reads only what `trees` never changes, so it may run on another thread while the bottom-up
+// tree grows on one. Cancelled: an empty tree.
+CallTree topDownTree(const CallTrees& trees, const std::atomic<bool>* cancel = nullptr);
 
 // The function's name as shown: "[no call stack]" and "[unknown]" for the unnamed ones.
 std::string_view functionName(const Trace& trace, const CallFunction& function);

@@ -1,5 +1,3 @@
-#include "model/stats/top_down_tree.h"
-
 #include "model/stats/call_tree.h"
 
 #include <algorithm>
@@ -65,13 +63,14 @@ private:
 
 } // namespace
 
-CallTree topDownTree(
-    const SampledStacks& stacks, std::span<const CallFunction> functions, const std::vector<uint32_t>& rank)
+CallTree topDownTree(const CallTrees& trees, const std::atomic<bool>* cancel)
 {
+    const SampledStacks& stacks = trees.bottomUp.stacks();
+    const std::span<const CallFunction> functions = trees.functions;
     CallTree tree;
     std::vector<uint32_t> members; // the stack nodes of each tree node, together
     std::vector<uint32_t> firstMember; // per tree node, into members; the next node's ends it
-    ChildMaker maker(stacks, functions.size(), rank);
+    ChildMaker maker(stacks, functions.size(), trees.bottomUp.rank());
 
     std::vector<CallNode> unstacked;
     for (uint32_t f = 0; f < functions.size(); ++f)
@@ -92,7 +91,8 @@ CallTree topDownTree(
     // The unstacked root has no members (an empty place in members), so no children.
     std::vector<uint32_t> pending(tree.rootCount);
     std::iota(pending.rbegin(), pending.rend(), 0);
-    while (!pending.empty()) {
+    for (uint32_t made = 0; !pending.empty(); ++made) {
+        if (made % 4096 == 0 && cancel && cancel->load(std::memory_order_relaxed)) return {};
         const uint32_t n = pending.back();
         pending.pop_back();
         const uint32_t first = firstMember[n];

@@ -62,7 +62,8 @@ CallStackView::CallStackView(QWidget* parent)
         for (const Table& table : m_tables)
             table.proxy->setFilterFixedString(filter);
     });
-    connect(m_flame, &FlameGraph::frameClicked, this, &CallStackView::selectFunction);
+    connect(m_flame, &FlameGraph::frameClicked, this,
+        [this](uint32_t function) { selectFunction(m_topDownTrees, function); });
     updateStatus();
 }
 
@@ -91,8 +92,9 @@ CallStackView::Table CallStackView::makeTable(CallTreeKind kind, int sortColumn)
     for (int c = CallTreeModel::SelfColumn; c < CallTreeModel::kColumnCount; ++c)
         header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     connect(table.view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-        [this](const QModelIndex& current) {
-            if (current.isValid()) selectFunction(current.data(CallTreeModel::FunctionRole).toUInt());
+        [this, model = table.model](const QModelIndex& current) {
+            if (current.isValid())
+                selectFunction(model->trees(), current.data(CallTreeModel::FunctionRole).toUInt());
         });
     return table;
 }
@@ -132,13 +134,15 @@ void CallStackView::recompute()
 {
     // A hidden view waits until it is shown: a pane closed under the timeline costs nothing.
     m_stale = !isVisible();
+    m_topDownRequest.cancel();
     if (m_stale) {
         m_request.cancel();
         return;
     }
     if (!m_trace) {
         m_request.cancel();
-        showTrees(nullptr);
+        showTables(nullptr);
+        showTopDown(nullptr, nullptr);
         return;
     }
     const CallScope scope {m_range, m_threads};
@@ -147,34 +151,55 @@ void CallStackView::recompute()
             return std::make_shared<const CallTrees>(computeCallTrees(*trace, scope, &cancel));
         },
         [this](std::shared_ptr<const CallTrees> trees, bool newest) {
-            if (newest) showTrees(std::move(trees));
+            if (!newest) return;
+            m_topDownRequest.start(
+                [trees](const std::atomic<bool>& cancel) {
+                    return std::make_shared<const CallTree>(topDownTree(*trees, &cancel));
+                },
+                [this, trees](std::shared_ptr<const CallTree> topDown, bool newestTree) {
+                    // A tree of trees that a newer scope replaced meanwhile is dropped.
+                    if (newestTree && trees == m_trees) showTopDown(trees, std::move(topDown));
+                    updateStatus();
+                });
+            showTables(std::move(trees));
         });
     updateStatus();
 }
 
-void CallStackView::showTrees(std::shared_ptr<const CallTrees> trees)
+void CallStackView::showTables(std::shared_ptr<const CallTrees> trees)
 {
     m_trees = std::move(trees);
-    for (const Table& table : m_tables)
-        table.model->setTrees(m_trace, m_trees);
-    m_flame->setTrees(m_trace, m_trees);
+    m_tables[size_t(Tab::BottomUp)].model->setTrees(m_trace, m_trees);
+    m_tables[size_t(Tab::Flat)].model->setTrees(m_trace, m_trees);
+    updateStatus();
+    emit tablesShown();
+}
+
+void CallStackView::showTopDown(
+    std::shared_ptr<const CallTrees> trees, std::shared_ptr<const CallTree> topDown)
+{
+    m_topDownTrees = std::move(trees);
+    const Table& table = m_tables[size_t(Tab::TopDown)];
+    table.model->setTrees(m_trace, m_topDownTrees, topDown);
+    m_flame->setTrees(m_trace, m_topDownTrees, topDown);
 
     // The top-down tree opens along its hottest path, as profilers do.
-    const Table& topDown = m_tables[size_t(Tab::TopDown)];
-    QModelIndex hottest = topDown.proxy->index(0, 0);
-    for (int depth = 0; topDown.proxy->hasChildren(hottest) && depth < kHotPathDepth; ++depth) {
-        topDown.view->expand(hottest);
-        hottest = topDown.proxy->index(0, 0, hottest);
+    QModelIndex hottest = table.proxy->index(0, 0);
+    for (int depth = 0; table.proxy->hasChildren(hottest) && depth < kHotPathDepth; ++depth) {
+        table.view->expand(hottest);
+        hottest = table.proxy->index(0, 0, hottest);
     }
     updateStatus();
     emit treesShown();
 }
 
-void CallStackView::selectFunction(uint32_t function)
+void CallStackView::selectFunction(const std::shared_ptr<const CallTrees>& trees, uint32_t function)
 {
-    if (!m_trees || function >= m_trees->functions.size()) return;
-    const CallFunction& chosen = m_trees->functions[function];
-    m_flame->setHighlightedFunction(function);
+    if (!trees || !m_trace || function >= trees->functions.size()) return;
+    const CallFunction& chosen = trees->functions[function];
+    // The flame graph numbers functions as its trees do, which differ only until the top-down
+    // tree of a new scope arrives.
+    m_flame->setHighlightedFunction(trees == m_topDownTrees ? std::optional(function) : std::nullopt);
     CallStackSelection selection;
     selection.function = functionText(*m_trace, chosen);
     selection.module = moduleText(*m_trace, chosen);
@@ -207,6 +232,7 @@ void CallStackView::updateStatus()
         status += tr(" in the whole trace");
     }
     if (m_threads) status += tr(", %n thread(s)", nullptr, int(m_threads->size()));
+    if (m_topDownRequest.isBusy()) status += tr("; making the top-down tree\u2026");
     m_status->setText(status);
 }
 

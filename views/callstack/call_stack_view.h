@@ -1,10 +1,11 @@
 // The Call Stacks view: the CPU samples of a scope (a time range, a set of threads) as KDAB
 // Hotspot shows them, on four tabs: Bottom-Up and Top-Down trees, the Flat table of functions
 // (each sortable by every column, filtered by function or module name) and the Flame Graph.
-// The call trees are computed off the GUI thread through LatestRequest, so a new scope while
-// ten million samples aggregate cancels the old computation and the view stays live; the
-// tables keep showing the previous scope until the new one arrives. A hidden view computes
-// nothing until it is shown. Choosing a function (a
+// The call trees are computed off the GUI thread through LatestRequest, in two steps: the
+// Bottom-Up and Flat tables first, then the top-down tree for the Top-Down tab and the flame
+// graph, which on stacks of many distinct paths costs as much again. A new scope cancels what
+// runs and the view stays live; each tab keeps showing the previous scope until its new trees
+// arrive. A hidden view computes nothing until it is shown. Choosing a function (a
 // table row, a flame graph frame) says which samples hold it, for the timeline to highlight.
 #pragma once
 
@@ -52,8 +53,8 @@ public:
     // Only the samples in `range` (no value: all) of `threads` (no value: all).
     void setScope(std::optional<TimeRange> range, std::optional<std::vector<Tid>> threads = std::nullopt);
 
-    bool isBusy() const { return m_request.isBusy(); }
-    // The trees shown; null before the first computation finishes.
+    bool isBusy() const { return m_request.isBusy() || m_topDownRequest.isBusy(); }
+    // The trees the Bottom-Up and Flat tabs show; null before the first computation finishes.
     const CallTrees* trees() const { return m_trees.get(); }
 
     QTabWidget* tabs() const { return m_tabs; }
@@ -64,7 +65,9 @@ public:
 
 signals:
     void functionSelected(const sightline::views::CallStackSelection& selection);
-    // The trees of the newest scope are shown.
+    // The Bottom-Up and Flat tables of the newest scope are shown; the top-down tree is next.
+    void tablesShown();
+    // All trees of the newest scope are shown.
     void treesShown();
 
 protected:
@@ -79,14 +82,17 @@ private:
     };
     Table makeTable(CallTreeKind kind, int sortColumn);
     void recompute();
-    void showTrees(std::shared_ptr<const CallTrees> trees);
-    void selectFunction(uint32_t function);
+    void showTables(std::shared_ptr<const CallTrees> trees);
+    void showTopDown(std::shared_ptr<const CallTrees> trees, std::shared_ptr<const CallTree> topDown);
+    // `function` indexes the functions of `trees`, those of the tab it was chosen in.
+    void selectFunction(const std::shared_ptr<const CallTrees>& trees, uint32_t function);
     void updateStatus();
 
     std::shared_ptr<const Trace> m_trace;
     std::optional<TimeRange> m_range;
     std::optional<std::vector<Tid>> m_threads;
-    std::shared_ptr<const CallTrees> m_trees;
+    std::shared_ptr<const CallTrees> m_trees; // of the Bottom-Up and Flat tabs
+    std::shared_ptr<const CallTrees> m_topDownTrees; // of the Top-Down tab and the flame graph
     bool m_stale = false; // the scope changed while hidden
 
     QTabWidget* m_tabs = nullptr;
@@ -95,6 +101,7 @@ private:
     std::vector<Table> m_tables; // Bottom-Up, Top-Down, Flat
     FlameGraph* m_flame = nullptr;
     LatestRequest m_request {this};
+    LatestRequest m_topDownRequest {this};
 };
 
 } // namespace sightline::views

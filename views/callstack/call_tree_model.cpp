@@ -48,11 +48,13 @@ CallTreeModel::CallTreeModel(CallTreeKind kind, QObject* parent)
     , m_kind(kind)
 { }
 
-void CallTreeModel::setTrees(std::shared_ptr<const Trace> trace, std::shared_ptr<const CallTrees> trees)
+void CallTreeModel::setTrees(std::shared_ptr<const Trace> trace, std::shared_ptr<const CallTrees> trees,
+    std::shared_ptr<const CallTree> topDown)
 {
     beginResetModel();
     m_trace = std::move(trace);
-    m_trees = m_trace ? std::move(trees) : nullptr;
+    m_trees = m_trace && (m_kind != CallTreeKind::TopDown || topDown) ? std::move(trees) : nullptr;
+    m_topDown = m_trees && m_kind == CallTreeKind::TopDown ? std::move(topDown) : nullptr;
     m_fetched.clear();
     m_markedFilter = QRegularExpression();
     m_markedStacks.clear();
@@ -61,7 +63,7 @@ void CallTreeModel::setTrees(std::shared_ptr<const Trace> trace, std::shared_ptr
 
 const CallTree* CallTreeModel::topDown() const
 {
-    return m_trees && m_kind == CallTreeKind::TopDown ? &m_trees->topDown : nullptr;
+    return m_topDown.get();
 }
 
 const BottomUpTree* CallTreeModel::bottomUp() const

@@ -41,9 +41,13 @@ public:
 
     CallTreeModel(CallTreeKind kind, QObject* parent = nullptr);
 
-    // Shows `trees` (null: nothing) of `trace`; both must outlive the model's use of them.
-    void setTrees(std::shared_ptr<const Trace> trace, std::shared_ptr<const CallTrees> trees);
+    // Shows `trees` (null: nothing) of `trace`. The top-down model shows `topDown`, the
+    // top-down tree of `trees`, and nothing without it; the others ignore it.
+    void setTrees(std::shared_ptr<const Trace> trace, std::shared_ptr<const CallTrees> trees,
+        std::shared_ptr<const CallTree> topDown = nullptr);
     CallTreeKind kind() const { return m_kind; }
+    // The trees shown (null: none); FunctionRole indexes their functions.
+    const std::shared_ptr<const CallTrees>& trees() const { return m_trees; }
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
@@ -76,7 +80,8 @@ private:
 
     CallTreeKind m_kind;
     std::shared_ptr<const Trace> m_trace;
-    std::shared_ptr<const CallTrees> m_trees;
+    std::shared_ptr<const CallTrees> m_trees; // the top-down model: set only with m_topDown
+    std::shared_ptr<const CallTree> m_topDown;
     std::vector<bool> m_fetched; // per bottom-up node: its children are rows
     // What callersMatch last marked: the filter and the stack nodes at or below a match.
     mutable QRegularExpression m_markedFilter;

@@ -49,10 +49,12 @@ FlameGraph::FlameGraph(QWidget* parent)
     setAutoFillBackground(true);
 }
 
-void FlameGraph::setTrees(std::shared_ptr<const Trace> trace, std::shared_ptr<const CallTrees> trees)
+void FlameGraph::setTrees(std::shared_ptr<const Trace> trace, std::shared_ptr<const CallTrees> trees,
+    std::shared_ptr<const CallTree> topDown)
 {
     m_trace = std::move(trace);
-    m_trees = m_trace ? std::move(trees) : nullptr;
+    m_trees = m_trace && topDown ? std::move(trees) : nullptr;
+    m_topDown = m_trees ? std::move(topDown) : nullptr;
     m_colors = m_trees ? moduleColors(*m_trees) : std::vector<QColor> {};
     m_zoom = kNoCallNode;
     m_hovered.reset();
@@ -70,7 +72,7 @@ void FlameGraph::setHighlightedFunction(std::optional<uint32_t> function)
 
 void FlameGraph::zoomTo(uint32_t node)
 {
-    if (!m_trees || (node != kNoCallNode && node >= m_trees->topDown.nodes.size())) return;
+    if (!m_trees || (node != kNoCallNode && node >= m_topDown->nodes.size())) return;
     m_zoom = node;
     m_boxesWidth = -1;
     update();
@@ -91,7 +93,7 @@ void FlameGraph::updateHeight()
     // Rows: the top bar, then one per depth of the deepest frame.
     int rows = 1;
     if (m_trees) {
-        const std::vector<CallNode>& nodes = m_trees->topDown.nodes;
+        const std::vector<CallNode>& nodes = m_topDown->nodes;
         std::vector<int> depth(nodes.size(), 1);
         for (size_t n = 0; n < nodes.size(); ++n) {
             if (nodes[n].parent != kNoCallNode) depth[n] = depth[nodes[n].parent] + 1;
@@ -115,7 +117,7 @@ const std::vector<FlameGraph::Box>& FlameGraph::boxes() const
     const double w = width(), h = rowHeight();
     m_boxes.push_back({QRectF(0, 0, w, h), kNoCallNode, false});
     if (!m_trees || m_trees->samples == 0) return m_boxes;
-    const CallTree& tree = m_trees->topDown;
+    const CallTree& tree = *m_topDown;
 
     // The zoomed-in node's callers, outermost first, as full-width bars.
     std::vector<uint32_t> callers;
@@ -182,7 +184,7 @@ QString FlameGraph::toolTipAt(QPoint point) const
     if (!box || !m_trees) return {};
     if (box->node == kNoCallNode)
         return tr("<b>All samples</b><br>%1 samples").arg(sampleCountText(m_trees->samples));
-    const CallNode& node = m_trees->topDown.nodes[box->node];
+    const CallNode& node = m_topDown->nodes[box->node];
     const CallFunction& function = m_trees->functions[node.function];
     const QString module = moduleText(*m_trace, function);
     return tr("<b>%1</b><br>%2<br>Total: %3 samples (%4)<br>Self: %5 samples (%6)")
@@ -220,7 +222,7 @@ void FlameGraph::paintEvent(QPaintEvent*)
             fill = QColor(175, 185, 200);
             label = m_trees ? tr("All samples: %1").arg(sampleCountText(m_trees->samples)) : tr("No samples");
         } else {
-            const CallNode& node = m_trees->topDown.nodes[box.node];
+            const CallNode& node = m_topDown->nodes[box.node];
             const CallFunction& function = m_trees->functions[node.function];
             fill = m_colors[node.function];
             label = functionText(*m_trace, function);
@@ -273,7 +275,7 @@ void FlameGraph::mousePressEvent(QMouseEvent* event)
     const uint32_t node = box->node;
     // A caller bar zooms out to that caller; a box zooms into itself.
     zoomTo(node);
-    emit frameClicked(m_trees->topDown.nodes[node].function);
+    emit frameClicked(m_topDown->nodes[node].function);
 }
 
 void FlameGraph::keyPressEvent(QKeyEvent* event)

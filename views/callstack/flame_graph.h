@@ -22,7 +22,10 @@ class FlameGraph : public QWidget
 public:
     explicit FlameGraph(QWidget* parent = nullptr);
 
-    void setTrees(std::shared_ptr<const Trace> trace, std::shared_ptr<const CallTrees> trees);
+    // Draws `topDown`, the top-down tree of `trees` (model/stats/call_tree.h); without it, or
+    // without a trace, the graph is empty.
+    void setTrees(std::shared_ptr<const Trace> trace, std::shared_ptr<const CallTrees> trees,
+        std::shared_ptr<const CallTree> topDown);
     // Frames of this function (an index into CallTrees::functions) are outlined, others fade.
     void setHighlightedFunction(std::optional<uint32_t> function);
 
@@ -63,7 +66,8 @@ private:
     const Box* boxAt(QPoint point) const;
 
     std::shared_ptr<const Trace> m_trace;
-    std::shared_ptr<const CallTrees> m_trees;
+    std::shared_ptr<const CallTrees> m_trees; // set only together with m_topDown
+    std::shared_ptr<const CallTree> m_topDown;
     std::vector<QColor> m_colors; // per function: its module's colour
     std::optional<uint32_t> m_highlighted;
     uint32_t m_zoom = kNoCallNode;

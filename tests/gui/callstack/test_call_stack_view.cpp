@@ -118,6 +118,56 @@ TEST_CASE("the bottom-up table opens on the hottest leaf function")
     CHECK(hottest == names({"main", "run", "rec", "rec", "hot_a"}));
 }
 
+TEST_CASE("the bottom-up table shows before the top-down tree is made, which then follows it")
+{
+    CallStackView view;
+    view.resize(900, 600);
+    view.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&view));
+    struct Shown
+    {
+        int bottomUpRows;
+        int topDownRows;
+        bool busy;
+    };
+    std::vector<Shown> atTables, atTrees;
+    auto rows = [&](Tab tab) { return view.treeView(tab)->model()->rowCount(); };
+    QObject::connect(&view, &CallStackView::tablesShown, [&] {
+        atTables.push_back({rows(Tab::BottomUp), rows(Tab::TopDown), view.isBusy()});
+    });
+    QObject::connect(&view, &CallStackView::treesShown, [&] {
+        atTrees.push_back({rows(Tab::BottomUp), rows(Tab::TopDown), view.isBusy()});
+    });
+    const auto trace = std::make_shared<const Trace>(test::cpuSampleTrace(kRounds));
+    view.setTrace(trace);
+    REQUIRE(QTest::qWaitFor([&] { return !view.isBusy() && !atTrees.empty(); }, 30000));
+    REQUIRE(atTables.size() == 1);
+    // At the first step the leaf functions are listed (hot_a, hot_b) and the top-down tab is
+    // still empty, while the view stays busy; the second step gives it its one root, main.
+    CHECK(atTables[0].bottomUpRows == 2);
+    CHECK(atTables[0].topDownRows == 0);
+    CHECK(atTables[0].busy);
+    REQUIRE(atTrees.size() == 1);
+    CHECK(atTrees[0].topDownRows == 1);
+    CHECK(view.treeView(Tab::TopDown)->model()->index(0, 0).data().toString() == QStringLiteral("main"));
+
+    // A new scope: until its top-down tree arrives the tab keeps the old one rather than going
+    // blank; a function chosen meanwhile in the new bottom-up table is that table's.
+    QSignalSpy selected(&view, &CallStackView::functionSelected);
+    QObject::connect(&view, &CallStackView::tablesShown, [&] {
+        if (atTables.size() != 2) return;
+        CHECK(rows(Tab::TopDown) == 1);
+        view.treeView(Tab::BottomUp)->setCurrentIndex(view.treeView(Tab::BottomUp)->model()->index(0, 0));
+    });
+    view.setScope(std::nullopt, std::vector<Tid> {test::kCpuWorkerThread});
+    REQUIRE(QTest::qWaitFor([&] { return !view.isBusy() && atTrees.size() == 2; }, 30000));
+    REQUIRE(atTables.size() == 2);
+    REQUIRE(selected.count() == 1);
+    const auto selection = selected.at(0).at(0).value<CallStackSelection>();
+    CHECK(selection.function == view.treeView(Tab::BottomUp)->model()->index(0, 0).data().toString());
+    CHECK(view.trees()->samples == kRounds);
+}
+
 TEST_CASE("clicking a column header sorts the table by it")
 {
     ShownView s;

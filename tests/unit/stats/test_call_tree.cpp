@@ -112,7 +112,7 @@ TEST_CASE("the top-down tree follows call paths from the outermost frame")
 {
     const Trace trace = cpuSampleTrace();
     const CallTrees trees = computeCallTrees(trace);
-    const CallTree& tree = trees.topDown;
+    const CallTree tree = topDownTree(trees);
     REQUIRE(tree.rootCount == 1);
     CHECK(numbersOf(findPath(trace, trees, tree, {"main"})) == Numbers {0, 10});
     const CallNode* main = findPath(trace, trees, tree, {"main"});
@@ -174,8 +174,9 @@ TEST_CASE("a recursive leaf counts once per sample in every tree")
     const Trace trace = b.build(1);
     const CallTrees trees = computeCallTrees(trace);
     CHECK(numbersOf(findFunction(trace, trees, "f")) == Numbers {3, 3});
-    CHECK(numbersOf(findPath(trace, trees, trees.topDown, {"main", "f"})) == Numbers {1, 3});
-    CHECK(numbersOf(findPath(trace, trees, trees.topDown, {"main", "f", "f", "f"})) == Numbers {2, 2});
+    const CallTree topDown = topDownTree(trees);
+    CHECK(numbersOf(findPath(trace, trees, topDown, {"main", "f"})) == Numbers {1, 3});
+    CHECK(numbersOf(findPath(trace, trees, topDown, {"main", "f", "f", "f"})) == Numbers {2, 2});
     const BottomUpTree& up = trees.bottomUp;
     CHECK(numbersOf(findPath(trace, trees, up, {"f"})) == Numbers {3, 3});
     CHECK(numbersOf(findPath(trace, trees, up, {"f", "f"})) == Numbers {2, 2});
@@ -213,7 +214,7 @@ TEST_CASE("a time range and a thread set choose the samples")
     const CallTrees none = computeCallTrees(trace, {TimeRange {1000, 2000}, std::nullopt});
     CHECK(none.samples == 0);
     CHECK(none.functions.empty());
-    CHECK(none.topDown.nodes.empty());
+    CHECK(topDownTree(none).nodes.empty());
     CHECK(computeCallTrees(trace, {std::nullopt, std::vector<Tid> {}}).samples == 0);
 }
 
@@ -230,7 +231,7 @@ TEST_CASE("samples without a stack count under [no call stack]")
     REQUIRE(unstacked);
     CHECK(unstacked->unstacked);
     CHECK(numbersOf(unstacked) == Numbers {2, 2});
-    CHECK(numbersOf(findPath(trace, trees, trees.topDown, {"[no call stack]"})) == Numbers {2, 2});
+    CHECK(numbersOf(findPath(trace, trees, topDownTree(trees), {"[no call stack]"})) == Numbers {2, 2});
     CHECK(numbersOf(findPath(trace, trees, trees.bottomUp, {"[no call stack]"})) == Numbers {2, 2});
     int64_t selfSum = 0;
     for (const CallFunction& function : trees.functions)
@@ -259,6 +260,19 @@ TEST_CASE("a cancelled computation stops with empty trees")
     const std::atomic<bool> cancel {true};
     const CallTrees trees = computeCallTrees(trace, {}, &cancel);
     CHECK(trees.functions.empty());
-    CHECK(trees.topDown.nodes.empty());
     CHECK(trees.bottomUp.rootCount() == 0);
+}
+
+TEST_CASE("a cancelled top-down tree is empty, and the same trees then make it whole")
+{
+    const Trace trace = cpuSampleTrace(2);
+    const CallTrees trees = computeCallTrees(trace);
+    const std::atomic<bool> cancel {true};
+    CHECK(topDownTree(trees, &cancel).nodes.empty());
+    const CallTree tree = topDownTree(trees);
+    REQUIRE(tree.rootCount > 0);
+    int64_t rootSamples = 0;
+    for (const CallNode& root : tree.roots())
+        rootSamples += root.total;
+    CHECK(rootSamples == trees.samples);
 }

@@ -160,7 +160,7 @@ void checkSiblings(const Trace& trace, const CallTrees& trees, std::span<const C
 
 void checkTopDown(const Trace& trace, const CallTrees& trees, const Expected& expected)
 {
-    const CallTree& tree = trees.topDown;
+    const CallTree tree = topDownTree(trees);
     std::vector<Chain> paths(tree.nodes.size());
     checkSiblings(trace, trees, tree.roots(), {}, expected.topDown, Nodes::AllPaths);
     for (uint32_t n = 0; n < tree.nodes.size(); ++n) {

@@ -3,19 +3,19 @@
 #include <algorithm>
 
 namespace sightline {
+namespace {
 
-size_t addMemoryUsageSeries(
-    TraceBuilder& builder, DeviceId device, std::vector<MemoryChange> changes, Timestamp end)
+// The series of one device's changes, sorted by time.
+size_t addDeviceSeries(
+    TraceBuilder& builder, DeviceId device, std::span<const MemoryUsageEvent> changes, Timestamp end)
 {
-    if (changes.empty()) return 0;
-    std::stable_sort(changes.begin(), changes.end(),
-        [](const MemoryChange& a, const MemoryChange& b) { return a.time < b.time; });
     CounterTimeline timeline;
     std::vector<double> inUse;
     int64_t bytes = 0;
     size_t unmatched = 0;
-    for (const MemoryChange& change : changes) {
-        bytes += change.bytes;
+    for (const MemoryUsageEvent& change : changes) {
+        const auto size = int64_t(std::min<uint64_t>(change.bytes, uint64_t(INT64_MAX)));
+        bytes = change.release ? bytes - size : bytes + size;
         if (bytes < 0) {
             ++unmatched;
             bytes = 0;
@@ -39,6 +39,26 @@ size_t addMemoryUsageSeries(
     series.resolution = 1;
     series.values = std::move(inUse);
     builder.addCounterSeries(std::move(series));
+    return unmatched;
+}
+
+} // namespace
+
+size_t addMemoryUsage(TraceBuilder& builder, std::vector<MemoryUsageEvent> events, Timestamp end)
+{
+    // By device, then by time; a device's changes keep their order within a nanosecond.
+    std::stable_sort(events.begin(), events.end(), [](const MemoryUsageEvent& a, const MemoryUsageEvent& b) {
+        return std::pair(a.device, a.time) < std::pair(b.device, b.time);
+    });
+    size_t unmatched = 0;
+    for (size_t first = 0, last = 0; first < events.size(); first = last) {
+        while (last < events.size() && events[last].device == events[first].device)
+            ++last;
+        unmatched += addDeviceSeries(
+            builder, events[first].device, std::span(events.data() + first, last - first), end);
+    }
+    for (const MemoryUsageEvent& event : events)
+        builder.addMemoryUsage(event);
     return unmatched;
 }
 

@@ -305,6 +305,14 @@ Trace TraceBuilder::build(unsigned threads)
         return std::tuple(a.device, a.context, a.stream) < std::tuple(b.device, b.context, b.stream);
     });
     std::sort(trace.domains.begin(), trace.domains.end(), [](auto& a, auto& b) { return a.id < b.id; });
+    // By time, then by every field, so that equal inputs give equal traces.
+    std::sort(trace.memoryUsage.begin(), trace.memoryUsage.end(), [](const auto& a, const auto& b) {
+        auto key = [](const MemoryUsageEvent& e) {
+            return std::tuple(
+                e.time, e.pid, e.device, e.release, e.address, e.bytes, e.context, e.kind, e.correlation);
+        };
+        return key(a) < key(b);
+    });
     finishCpuProfile(trace.cpu);
     addCpuUtilizationSeries(trace);
 

@@ -59,6 +59,9 @@ public:
     // of its timeline. Values are rounded to the series' resolution here.
     uint32_t addCounterTimeline(CounterTimeline timeline);
     void addCounterSeries(CounterSeries series);
+    // GPU memory allocations and releases, in any order (build() sorts them by time). Their
+    // bytes-in-use series come from model/build/memory_usage_series.h, which adds both.
+    void addMemoryUsage(const MemoryUsageEvent& event) { m_trace.memoryUsage.push_back(event); }
 
     // The CPU profile (model/core/cpu_profile.h). Frames and stack nodes are interned: equal
     // frames, and equal stacks, get one id. cpuStack takes frame ids leaf first, as perf and

@@ -1,12 +1,16 @@
 // Counter series as Nsight Systems exports them. GPU metrics: TARGET_INFO_GPU_METRICS names each
 // metric of each GPU ("SMs Active [%]"; typeId kGpuMetricsTypeBase + device, sourceId the
 // device, metricId the series' place among its GPU's), GPU_METRICS holds one row per known
-// sample (its start). GPU memory in use: CUDA_GPU_MEMORY_USAGE_EVENTS gets one allocation or
-// release per step of the series; the report keeps no addresses, program counters or
-// processes of them, so those columns are 0.
+// sample (its start). GPU memory in use: CUDA_GPU_MEMORY_USAGE_EVENTS gets one row per
+// allocation or release record (Trace::memoryUsage), with its process, context, address, kind
+// and correlation id, so it joins the API tables as in nsys' own exports; program counters are
+// not recorded (0). A report written before the records were kept has only the series: then
+// each step of it is a row, with zeros for what it does not know.
 #include "model/export/sqlite_tables.h"
+#include "model/nsys/global_id.h"
 #include "model/nsys/sqlite_schema.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -39,6 +43,22 @@ void writeCounterTables(SqliteDatabase& db, const Trace& trace)
                     .insertRow();
     }
     SqliteInsert memory(db, nsys::kCudaGpuMemoryUsageEvents);
+    for (const MemoryUsageEvent& e : trace.memoryUsage) {
+        memory.integer(e.time)
+            .integer(globalPid(e.pid))
+            .integer(e.device.value)
+            .integer(e.context.value)
+            .integer(int64_t(e.address))
+            .integer(0) // pc
+            .integer(int64_t(std::min<uint64_t>(e.bytes, INT64_MAX)))
+            .integer(int(e.kind))
+            .integer(e.release ? 1 : 0) // memoryOperationType: 0 allocation, 1 release
+            .null() // name
+            .integerOrNull(
+                e.correlation.value != 0 ? std::optional<int64_t>(e.correlation.value) : std::nullopt)
+            .insertRow();
+    }
+    if (!trace.memoryUsage.empty()) return;
     for (const CounterSeries& series : trace.counterSeries) {
         if (series.source != CounterSource::GpuMemory) continue;
         const CounterTimeline& timeline = trace.timelineOf(series);

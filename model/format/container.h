@@ -48,10 +48,11 @@ enum class ChunkKind : uint32_t {
     Overview = 15, // an EventBatch of one lane's stand-ins (model/build/overview_tracks.h)
     Flows = 16, // links between events (model/core/flows.h), when the trace has any
     OverviewDescriptors = 17, // the descriptors the overview's stand-ins refer to
+    MemoryUsage = 18, // GPU memory allocations and releases (model/core/memory_usage.h), when any
 };
 // The last chunk kind this build knows. Kinds after it, up to kMaxChunkKind, are chunks a
 // newer writer added: they are skipped with a diagnostic.
-constexpr uint32_t kLastKnownChunkKind = 17;
+constexpr uint32_t kLastKnownChunkKind = 18;
 constexpr uint32_t kMaxChunkKind = 64;
 
 struct FrameHeader

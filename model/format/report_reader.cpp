@@ -104,6 +104,15 @@ Result<StructureFacts> readStructure(std::span<const unsigned char> file, const 
         case ChunkKind::Flows:
             facts.flows.emplace(chunk.flows(), frame.offset);
             return {};
+        case ChunkKind::MemoryUsage: {
+            // They go with the bytes-in-use series, a counter.
+            if (!select.counters) return {};
+            Result<std::vector<MemoryUsageEvent>> events
+                = rep::memoryUsageFromProto(chunk.memory_usage(), path, frame.offset);
+            if (!events) return Status::failure(events.error());
+            trace.memoryUsage = std::move(events.value());
+            return {};
+        }
         default:
             return {};
         }

@@ -269,6 +269,10 @@ Status writeReport(const Trace& trace, const std::string& path, const WriteOptio
     // Flow links, only when there are any (reports without them stay byte for byte as before).
     if (!trace.flows.empty())
         writeChunk([&](rep::Chunk& c) { rep::toProto(trace.flows, *c.mutable_flows()); }, ChunkKind::Flows);
+    // GPU memory usage records, likewise only when there are any.
+    if (!trace.memoryUsage.empty())
+        writeChunk([&](rep::Chunk& c) { rep::toProto(trace.memoryUsage, *c.mutable_memory_usage()); },
+            ChunkKind::MemoryUsage);
 
     writeChunk([&](rep::Chunk& c) { rep::toProto(trace.diagnostics, *c.mutable_diagnostics()); },
         ChunkKind::Diagnostics);

@@ -2,6 +2,8 @@
 
 #include "model/format/proto_convert.h"
 
+#include <limits>
+
 namespace sightline::rep {
 
 bool isBatch(ChunkKind kind)
@@ -115,6 +117,56 @@ Result<std::vector<FlowLink>> flowsFromProto(
     return links;
 }
 
+void toProto(const std::vector<MemoryUsageEvent>& events, MemoryUsageEvents& out)
+{
+    Timestamp previous = 0;
+    for (const MemoryUsageEvent& e : events) {
+        out.add_time(e.time - previous);
+        previous = e.time;
+        out.add_pid(e.pid.value);
+        out.add_device(e.device.value);
+        out.add_context(e.context.value);
+        out.add_address(e.address);
+        out.add_bytes(e.bytes);
+        out.add_kind_and_release(uint32_t(e.kind) * 2 + (e.release ? 1 : 0));
+        out.add_correlation(e.correlation.value);
+    }
+}
+
+Result<std::vector<MemoryUsageEvent>> memoryUsageFromProto(
+    const MemoryUsageEvents& chunk, const std::string& path, uint64_t offset)
+{
+    using Events = Result<std::vector<MemoryUsageEvent>>;
+    const int count = chunk.time_size();
+    for (const int size : {chunk.pid_size(), chunk.device_size(), chunk.context_size(), chunk.address_size(),
+             chunk.bytes_size(), chunk.kind_and_release_size(), chunk.correlation_size()})
+        if (size != count)
+            return Events::failure(damagedReport(path, offset, "its memory usage columns differ in length"));
+    std::vector<MemoryUsageEvent> events(static_cast<size_t>(count));
+    Timestamp time = 0;
+    for (int i = 0; i < count; ++i) {
+        const int64_t step = chunk.time(i);
+        if (i > 0 && (step < 0 || step > std::numeric_limits<Timestamp>::max() - time))
+            return Events::failure(damagedReport(path, offset, "its memory usage records go back in time"));
+        time = i > 0 ? time + step : step;
+        const uint32_t kindAndRelease = chunk.kind_and_release(i);
+        if (kindAndRelease / 2 >= uint32_t(kMemoryKindCount))
+            return Events::failure(
+                damagedReport(path, offset, "a memory usage record has an unknown memory kind"));
+        MemoryUsageEvent& e = events[size_t(i)];
+        e.time = time;
+        e.pid = Pid(chunk.pid(i));
+        e.device = DeviceId(chunk.device(i));
+        e.context = ContextId(chunk.context(i));
+        e.address = chunk.address(i);
+        e.bytes = chunk.bytes(i);
+        e.kind = MemoryKind(kindAndRelease / 2);
+        e.release = (kindAndRelease & 1) != 0;
+        e.correlation = CorrelationId(chunk.correlation(i));
+    }
+    return events;
+}
+
 Result<StructureRead> readStructureChunks(std::span<const unsigned char> file, const FrameIndex& index,
     const std::string& path, Trace& trace, const std::function<Status(const Chunk&, const FrameRef&)>& visit)
 {
@@ -161,6 +213,7 @@ Result<StructureRead> readStructureChunks(std::span<const unsigned char> file, c
         case ChunkKind::CounterDefinitions:
         case ChunkKind::CpuStacks:
         case ChunkKind::Flows:
+        case ChunkKind::MemoryUsage:
         case ChunkKind::OverviewDescriptors:
             if (Status visited = visit(chunk, frame); !visited)
                 return Result<StructureRead>::failure(visited.error());

@@ -39,6 +39,13 @@ void toProto(const std::vector<FlowLink>& links, FlowLinks& out);
 Result<std::vector<FlowLink>> flowsFromProto(
     const FlowLinks& chunk, const Trace& trace, const std::string& path, uint64_t offset);
 
+// GPU memory allocations and releases (model/core/memory_usage.h) in their chunk. Reading
+// checks that the columns agree in length, that times never go back and that every kind is
+// known: anything else is damage.
+void toProto(const std::vector<MemoryUsageEvent>& events, MemoryUsageEvents& out);
+Result<std::vector<MemoryUsageEvent>> memoryUsageFromProto(
+    const MemoryUsageEvents& chunk, const std::string& path, uint64_t offset);
+
 // Whether `events` claimed in `lanes` lanes of `tracks` tracks fit `rawBytes` of their batches:
 // each event takes at least a byte in each of its start, duration and name columns, and a lane
 // that holds none is at most one per track. Checked before anything is allocated for them.
@@ -50,8 +57,8 @@ struct StructureRead
 };
 
 // Reads every structure chunk of `index` into `trace` (header, strings, entities, descriptors,
-// diagnostics) and hands the track list, counter definitions, CPU stacks, flows and the
-// overview's descriptors to `visit` with their frame; frames whose header indexFrames left
+// diagnostics) and hands the track list, counter definitions, CPU stacks, flows, memory usage
+// and the overview's descriptors to `visit` with their frame; frames whose header indexFrames left
 // unread are skipped. Fails with one sentence on a damaged chunk, a newer major version, a missing
 // header, or the first failure `visit` returns.
 Result<StructureRead> readStructureChunks(std::span<const unsigned char> file, const FrameIndex& index,

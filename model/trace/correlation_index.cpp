@@ -70,8 +70,12 @@ std::optional<EventRef> CorrelationIndex::launchingCall(const Trace& trace, Even
 {
     const Track& track = trace.track(gpuOperation.track);
     if (!hasCorrelation(track.key.kind) || track.key.kind == TrackKind::CudaApi) return std::nullopt;
-    const CorrelationId id = track.events.correlation[gpuOperation.index];
-    auto tracks = m_apiTracksByPid.find(track.key.pid.value);
+    return apiCall(trace, track.key.pid, track.events.correlation[gpuOperation.index]);
+}
+
+std::optional<EventRef> CorrelationIndex::apiCall(const Trace& trace, Pid pid, CorrelationId id) const
+{
+    auto tracks = m_apiTracksByPid.find(pid.value);
     if (id.value == 0 || tracks == m_apiTracksByPid.end()) return std::nullopt;
     std::vector<EventRef> calls;
     findAll(trace, tracks->second, id, calls);

@@ -22,6 +22,9 @@ public:
     // The API call (runtime or driver) with the same correlation id in the same process.
     // When both a runtime and a driver call carry it, the outermost (runtime) call wins.
     std::optional<EventRef> launchingCall(const Trace& trace, EventRef gpuOperation) const;
+    // The API call of process `pid` with correlation id `id` (the outermost, as above); none for
+    // id 0. What made a GPU memory usage record (model/core/memory_usage.h).
+    std::optional<EventRef> apiCall(const Trace& trace, Pid pid, CorrelationId id) const;
     // The GPU operations (kernels, memory, synchronization) with the API call's correlation id.
     std::vector<EventRef> gpuOperations(const Trace& trace, EventRef apiCall) const;
     // Every event of the given tracks carrying `id`, in track order.

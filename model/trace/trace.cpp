@@ -193,6 +193,7 @@ size_t Trace::residentBytes() const
         bytes += sizeof(CounterSeries) + series.values.capacity() * sizeof(double);
     for (const CounterLod& lod : m_counterLods)
         bytes += sizeof(CounterLod) + lod.residentBytes();
+    bytes += memoryUsage.capacity() * sizeof(MemoryUsageEvent);
     return bytes;
 }
 

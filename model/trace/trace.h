@@ -21,6 +21,7 @@
 #include "model/core/descriptors.h"
 #include "model/core/entities.h"
 #include "model/core/flows.h"
+#include "model/core/memory_usage.h"
 #include "model/core/metadata.h"
 #include "model/core/string_table.h"
 #include "model/core/track.h"
@@ -61,6 +62,9 @@ struct Trace
     // Sampled values (model/core/counters.h): each series refers to one timeline.
     std::vector<CounterTimeline> counterTimelines;
     std::vector<CounterSeries> counterSeries;
+    // GPU memory allocations and releases (model/core/memory_usage.h), by time; the GpuMemory
+    // series sum them per device.
+    std::vector<MemoryUsageEvent> memoryUsage;
     // CPU samples, call stacks and thread states (model/core/cpu_profile.h).
     CpuProfile cpu;
 

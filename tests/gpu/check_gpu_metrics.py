@@ -17,7 +17,9 @@ phases:  per NVTX phase (each range shrunk by 10% on both sides), the time-weigh
 spacing: only the interval check, over the whole report.
 long:    no GPU metrics diagnostic about lost samples or overflow, and the samples in the
          range "long" at least 95% of its duration x FREQ.
-memory:  cuda_gpu_mem_usage_sum's Peak Bytes equals the bytes the program allocated.
+memory:  cuda_gpu_mem_usage_sum's Peak Bytes equals the bytes the program allocated, and in the
+         SQLite export each of the program's allocations joins, by correlationId, the cudaMalloc
+         call that made it (as nsys' CUDA_GPU_MEMORY_USAGE_EVENTS does).
 refused: no GPU metric rows, and a diagnostic saying why ("GPU metrics").
 torch:   SMs Active has samples (at least half of duration x FREQ) in the expectations'
          "range" while torch.profiler ran, or a GPU metrics diagnostic says why not.
@@ -136,18 +138,11 @@ class Context:
 
     def ranges(self, name):
         """(start, end) of each NVTX range called `name`, in report time (ns), from the SQLite."""
-        if not os.path.exists(self.sqlite_path):
-            raise Failure(f"{self.sqlite_path} does not exist (the SQLite export failed?)")
         try:
-            db = sqlite3.connect(f"file:{self.sqlite_path}?mode=ro", uri=True)
-            try:
-                strings = dict(db.execute("SELECT id, value FROM StringIds").fetchall())
-            except sqlite3.Error:
-                strings = {}
-            rows = db.execute("SELECT start, end, text, textId FROM NVTX_EVENTS WHERE end IS NOT NULL").fetchall()
-            db.close()
-        except sqlite3.Error as error:
-            raise Failure(f"{self.sqlite_path}: {error}")
+            strings = dict(self.query("SELECT id, value FROM StringIds"))
+        except Failure:
+            strings = {}
+        rows = self.query("SELECT start, end, text, textId FROM NVTX_EVENTS WHERE end IS NOT NULL")
         found = []
         for start, end, text, text_id in rows:
             if text is None and text_id is not None:
@@ -155,6 +150,19 @@ class Context:
             if text == name and end > start:
                 found.append((int(start), int(end)))
         return sorted(found)
+
+    def query(self, sql):
+        """The rows of `sql` over the SQLite export."""
+        if not os.path.exists(self.sqlite_path):
+            raise Failure(f"{self.sqlite_path} does not exist (the SQLite export failed?)")
+        try:
+            db = sqlite3.connect(f"file:{self.sqlite_path}?mode=ro", uri=True)
+            try:
+                return db.execute(sql).fetchall()
+            finally:
+                db.close()
+        except sqlite3.Error as error:
+            raise Failure(f"{self.sqlite_path}: {error}")
 
     def one_range(self, name):
         found = self.ranges(name)
@@ -383,6 +391,29 @@ def check_memory(ctx, extra):
                f"{int(values.get('allocations', 0))}), frees {frees}{extra_text}")
 
     guarded(label, what, body)
+
+    label = "gpu memory calls"
+    what = "each allocation the program made joins its cudaMalloc call by correlationId"
+
+    def calls():
+        values = ctx.expectations().get("values", {})
+        expected = int(values.get("allocations", 0))
+        if expected <= 0:
+            raise Failure("the expectations have no allocations")
+        rows = ctx.query(
+            "SELECT COALESCE(s.value, '(none)'), COUNT(*), SUM(m.bytes) "
+            "FROM CUDA_GPU_MEMORY_USAGE_EVENTS m "
+            "LEFT JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = m.correlationId "
+            "AND (r.globalTid >> 24) = (m.globalPid >> 24) "
+            "LEFT JOIN StringIds s ON s.id = r.nameId "
+            "WHERE m.memoryOperationType = 0 GROUP BY 1 ORDER BY 2 DESC")
+        by_call = {name: (int(count), int(total or 0)) for name, count, total in rows}
+        malloc = sum(count for name, (count, _) in by_call.items() if name.startswith("cudaMalloc"))
+        listed = ", ".join(f"{name} {count} ({total} B)" for name, (count, total) in by_call.items())
+        report(label, malloc >= expected and malloc > 0,
+               f"{what}: {malloc} allocations joined a cudaMalloc call (program: {expected}); by call: {listed}")
+
+    guarded(label, what, calls)
 
 
 def check_refused(ctx, extra):

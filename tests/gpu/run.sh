@@ -14,7 +14,8 @@
 #   SIGHTLINE_GPU_ONLY=core tests/gpu/run.sh        everything but those four (each call fits in
 #                                                   10 minutes on a machine that limits calls)
 #   GPU_METRICS_EXPECT_REFUSED=1 tests/gpu/run.sh   where the GPU refuses its counters (gVisor):
-#                                                   the metrics section checks the refusal only
+#                                                   the metrics section checks the refusal and the
+#                                                   GPU memory records only
 #
 # Needs: an NVIDIA GPU, CUDA at /usr/local/cuda (or CUDA_HOME) with nvcc, python3 with torch,
 # and a built Sightline whose sightline binary has no shared protobuf/zstd/sqlite dependency:
@@ -122,17 +123,24 @@ if runs metrics; then
     # GPU_METRICS_EXPECT_REFUSED=1 where the counters are refused (the H200 machines under gVisor):
     # one profile, and the check that the report says why it has no metrics.
     metrics=(--gpu-metrics-devices=all --gpu-metrics-frequency=10000)
+    # --cuda-memory-usage where this build has it (the memory checks need it); it needs no
+    # counters, so it is checked where they are refused too.
+    memory=()
+    "$sightline" profile --help 2>&1 | grep -q -- --cuda-memory-usage && memory=(--cuda-memory-usage=true)
     if ! "$cuda/bin/nvcc" -O2 -std=c++17 -arch=native -I"$here" -I"$cuda/include" -o "$out/bin/gpu_metrics" \
         "$here/gpu_metrics.cu" -lcuda -lcublas -Xlinker -rpath="$cuda/lib64" > "$out/logs/build-gpu_metrics.txt" 2>&1; then
         say "FAIL gpu metrics: nvcc gpu_metrics.cu (see logs/build-gpu_metrics.txt)"
     elif [ "${GPU_METRICS_EXPECT_REFUSED:-0}" = 1 ]; then
-        profile_run gm-refused -t cuda,nvtx "${metrics[@]}" -- "$out/bin/gpu_metrics" "$out/reports/gm-refused.json" \
+        profile_run gm-refused -t cuda,nvtx "${metrics[@]}" "${memory[@]}" -- \
+            "$out/bin/gpu_metrics" "$out/reports/gm-refused.json" \
             || say "FAIL gm-refused: the program failed (see logs/gm-refused.txt)"
         check_metrics gm-refused refused
+        if [ ${#memory[@]} -gt 0 ]; then
+            check_metrics gm-refused memory
+        else
+            say "FAIL gm-refused memory: this build has no --cuda-memory-usage"
+        fi
     else
-        # --cuda-memory-usage where this build has it (the memory row's check needs it).
-        memory=()
-        "$sightline" profile --help 2>&1 | grep -q -- --cuda-memory-usage && memory=(--cuda-memory-usage=true)
         profile_run gm-phases -t cuda,nvtx "${metrics[@]}" "${memory[@]}" -- \
             "$out/bin/gpu_metrics" "$out/reports/gm-phases.json" \
             || say "FAIL gm-phases: the program failed (see logs/gm-phases.txt)"

@@ -1,5 +1,6 @@
-// --cuda-memory-usage: the allocations and releases of every process on a GPU become one
-// counter series of the bytes in use on that device (model/build/memory_usage_series.h).
+// --cuda-memory-usage: the allocations and releases of every process become the trace's
+// memory usage records, and those on a GPU one counter series of the bytes in use on that
+// device (model/build/memory_usage_series.h).
 #pragma once
 
 #include "collector/convert/decode/decoded_process.h"

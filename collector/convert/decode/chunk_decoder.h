@@ -40,7 +40,7 @@ struct DecodedChunk
     std::vector<GpuEvent<KernelEvent>> kernels;
     std::vector<GpuEvent<MemoryEvent>> memory;
     std::vector<GpuEvent<SyncEvent>> syncs;
-    std::vector<MemoryUsageChange> memoryUsage;
+    std::vector<MemoryUsageEvent> memoryUsage;
     std::vector<const spool::RecordHeader*> deferred; // records to apply in order afterwards
     std::vector<Tid> activeThreads; // threads with events in this chunk
     Timestamp lastTime = std::numeric_limits<Timestamp>::min(); // the latest host-side time seen

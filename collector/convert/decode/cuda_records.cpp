@@ -154,9 +154,15 @@ void decodeCudaEvent(SpoolContext& context, DecodedChunk& out, const spool::Reco
         break;
     case RecordType::CudaMemoryUsage: {
         const auto& r = SpoolFile::as<spool::CudaMemoryUsageRecord>(record);
-        const int64_t bytes = int64_t(std::min<uint64_t>(r.bytes, uint64_t(INT64_MAX)));
-        out.memoryUsage.push_back({context.cudaTime(r.timestampNs), DeviceId(r.device),
-            r.release ? -bytes : bytes, CorrelationId(r.correlation)});
+        MemoryUsageEvent& e = out.memoryUsage.emplace_back();
+        e.time = context.cudaTime(r.timestampNs);
+        e.device = DeviceId(r.device);
+        e.context = ContextId(r.context);
+        e.address = r.address;
+        e.bytes = r.bytes;
+        e.kind = r.memoryKind < kMemoryKindCount ? MemoryKind(r.memoryKind) : MemoryKind::Unknown;
+        e.release = r.release != 0;
+        e.correlation = CorrelationId(r.correlation);
         break;
     }
     default:

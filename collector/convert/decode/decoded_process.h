@@ -89,15 +89,6 @@ struct LossCounts
     uint64_t openNvtxRanges = 0; // closed at the process's end
 };
 
-// One allocation (bytes > 0) or release (bytes < 0) of GPU memory (--cuda-memory-usage).
-struct MemoryUsageChange
-{
-    Timestamp time = 0;
-    DeviceId device;
-    int64_t bytes = 0;
-    CorrelationId correlation;
-};
-
 struct ProcessCapture
 {
     Process process;
@@ -117,7 +108,9 @@ struct ProcessCapture
     std::vector<std::vector<GpuEvent<KernelEvent>>> kernels;
     std::vector<std::vector<GpuEvent<MemoryEvent>>> memory;
     std::vector<std::vector<GpuEvent<SyncEvent>>> syncs;
-    std::vector<MemoryUsageChange> memoryUsage; // in record order
+    // GPU memory allocations and releases (--cuda-memory-usage), in record order; their pid is
+    // the process's, set when they are added to the trace.
+    std::vector<MemoryUsageEvent> memoryUsage;
     std::vector<Gpu> gpus;
     std::vector<CudaContext> contexts;
     std::vector<CudaStream> streams;

@@ -14,16 +14,6 @@ namespace {
 constexpr int64_t kClassCudaRuntime = 0;
 constexpr int64_t kClassCudaDriver = 1;
 
-template <class E> E enumOr(int64_t value, int count, E fallback)
-{
-    return value >= 0 && value < count ? E(value) : fallback;
-}
-
-uint32_t u32(int64_t value)
-{
-    return uint32_t(std::clamp<int64_t>(value, 0, int64_t(UINT32_MAX)));
-}
-
 // The columns every GPU activity table starts with, in this order.
 enum GpuColumn { kStart, kEnd, kDevice, kContext, kStream, kCorrelation, kGlobalPid, kGpuColumnCount };
 constexpr Column kGpuColumns[] = {{"start", true}, {"end", true}, {"deviceId", true}, {"contextId", true},

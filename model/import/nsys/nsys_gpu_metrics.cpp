@@ -5,6 +5,7 @@
 // pause longer than twice the usual spacing, as long as the usual spacing.
 #include "model/build/memory_usage_series.h"
 #include "model/import/nsys/nsys_importer.h"
+#include "model/nsys/global_id.h"
 #include "model/nsys/sqlite_schema.h"
 
 #include <algorithm>
@@ -122,23 +123,30 @@ void Importer::readMemoryUsage()
 {
     const char* table = nsys::table::kCudaGpuMemoryUsageEvents;
     if (!m_db.hasTable(table)) return;
-    enum { kStart, kDevice, kBytes, kOperation };
-    constexpr Column kColumns[]
-        = {{"start", true}, {"deviceId", true}, {"bytes", true}, {"memoryOperationType", true}};
-    std::map<uint32_t, std::vector<MemoryChange>> byDevice;
+    enum { kStart, kDevice, kBytes, kOperation, kGlobalPid, kContext, kAddress, kKind, kCorrelation };
+    constexpr Column kColumns[] = {{"start", true}, {"deviceId", true}, {"bytes", true},
+        {"memoryOperationType", true}, {"globalPid", false}, {"contextId", false}, {"address", false},
+        {"memKind", false}, {"correlationId", false}};
+    std::vector<MemoryUsageEvent> events;
     SqliteRows rows = select(table, kColumns);
     while (rows.next()) {
         tick();
         const std::optional<Timestamp> time = rowTime(rows, kStart, table);
         if (!time) continue;
-        const int64_t bytes = std::max<int64_t>(0, rows.integer(kBytes));
         noteEnd(*time);
-        byDevice[uint32_t(rows.integer(kDevice))].push_back(
-            {*time, rows.integer(kOperation) == 1 ? -bytes : bytes});
+        MemoryUsageEvent& e = events.emplace_back();
+        e.time = *time;
+        e.pid = pidOfGlobalId(rows.integerOr(kGlobalPid, 0));
+        e.device = DeviceId(u32(rows.integer(kDevice)));
+        e.context = ContextId(u32(rows.integerOr(kContext, 0)));
+        e.address = uint64_t(rows.integerOr(kAddress, 0));
+        e.bytes = uint64_t(std::max<int64_t>(0, rows.integer(kBytes)));
+        e.kind = enumOr(
+            rows.integerOr(kKind, int64_t(MemoryKind::Unknown)), kMemoryKindCount, MemoryKind::Unknown);
+        e.release = rows.integer(kOperation) == 1;
+        e.correlation = CorrelationId(u32(rows.integerOr(kCorrelation, 0)));
     }
-    size_t unmatched = 0;
-    for (auto& [device, changes] : byDevice)
-        unmatched += addMemoryUsageSeries(m_builder, DeviceId(device), std::move(changes), m_traceEnd);
+    const size_t unmatched = addMemoryUsage(m_builder, std::move(events), m_traceEnd);
     if (unmatched > 0)
         m_builder.addDiagnostic({Severity::Info, "import",
             std::to_string(unmatched) + " GPU memory releases in " + table

@@ -10,7 +10,7 @@
 //   nsys_entities.cpp processes, threads, GPUs, contexts, streams
 //   nsys_events.cpp   CUDA API, kernels, memcpy, memset, synchronization, OS runtime
 //   nsys_nvtx.cpp     NVTX ranges, marks, domains and thread names
-//   nsys_gpu_metrics.cpp  GPU metrics and GPU memory usage (counter series)
+//   nsys_gpu_metrics.cpp  GPU metrics (counter series), GPU memory usage (records and series)
 //   nsys_cpu.cpp      CPU samples, their call stacks, scheduling, backtraces of calls
 #pragma once
 
@@ -20,6 +20,7 @@
 #include "model/import/sqlite_source.h"
 #include "model/import/track_cache.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
@@ -44,6 +45,17 @@ struct Column
     const char* name;
     bool required = false;
 };
+
+// An integer column's value as an enum of `count` values, or `fallback` outside them.
+template <class E> E enumOr(int64_t value, int count, E fallback)
+{
+    return value >= 0 && value < count ? E(value) : fallback;
+}
+// An integer column's value clamped to 32 bits (ids, correlation ids).
+inline uint32_t u32(int64_t value)
+{
+    return uint32_t(std::clamp<int64_t>(value, 0, int64_t(UINT32_MAX)));
+}
 
 // A time column's value when it is whole nanoseconds below kImportedTimeLimit; nullopt for NULL,
 // text, a fraction, NaN, an infinity, a negative or a 2^63-scale number.

@@ -1,9 +1,15 @@
 // Counter rows (GPU metrics) on screen: the GPU's "GPU Metrics" group lists one row per series,
 // drawn as an area graph whose height is the value; collapsed, the GPU row shows SMs Active.
+// The Memory row tells, on hover, what allocated or released the memory under the cursor.
+#include "model/build/memory_usage_series.h"
 #include "model/build/trace_builder.h"
+#include "tests/test_paths.h"
 #include "timeline_widget_fixture.h"
+#include "unit/support/memory_usage_change.h"
 #include "views/timeline/frame/event_style.h"
 
+#include <QHelpEvent>
+#include <QToolTip>
 #include <catch2/catch.hpp>
 
 using namespace sightline;
@@ -51,16 +57,12 @@ int filledPixels(const QImage& canvas, const views::VisibleRow& row, int scrollY
 
 TEST_CASE("GPU metric rows draw each series as an area graph of its values")
 {
-    const auto trace = metricsTrace();
-    views::TimelineView view {trace};
-    view.resize(1000, 600);
-    view.show();
-    REQUIRE(QTest::qWaitForWindowExposed(&view));
-    QApplication::processEvents();
+    ShownTimeline shown(metricsTrace(), {1000, 600});
+    const auto& trace = shown.trace;
+    views::TimelineView& view = shown.view;
     views::TimelineState& state = view.state();
     state.setVisible({0, 1'000'000'000}, views::HistoryMode::Record);
-    QApplication::processEvents();
-    view.canvas()->repaint();
+    shown.settle();
 
     const views::RowTree& rows = state.rows();
     const int metrics = rows.find(QStringLiteral("GPU Metrics"));
@@ -107,4 +109,74 @@ TEST_CASE("GPU metric rows draw each series as an area graph of its values")
     CHECK(gpuRow.height == int(views::kCounterRowLanes) * state.laneHeight());
     CHECK(filledPixels(collapsed, gpuRow, 0, quarter, green) >= gpuRow.height - 4);
     CHECK(filledPixels(collapsed, gpuRow, 0, threeQuarters, green) == 0);
+}
+
+namespace {
+
+constexpr Timestamp kMs = 1'000'000;
+
+// One GPU and a process whose thread calls cudaMalloc at 100 ms (correlation 5) and cudaFree at
+// 600 ms (correlation 6) around 256 MiB; 64 MiB more are allocated at 300 ms by no call the
+// trace holds and kept to the end.
+std::shared_ptr<const Trace> memoryTrace()
+{
+    TraceBuilder builder;
+    builder.addGpu({DeviceId(0), "NVIDIA H100", "GPU-1", "", 9, 0, 132, 80ull << 30, 0, 0});
+    builder.addProcess({Pid(40), "train", {}});
+    builder.addThread({Pid(40), Tid(41), "main"});
+    const TrackId api = builder.hostTrack(TrackKind::CudaApi, Pid(40), Tid(41));
+    builder.add(api, ApiCall {100 * kMs, 101 * kMs, builder.intern("cudaMalloc"), CorrelationId(5), {}});
+    builder.add(api, ApiCall {600 * kMs, 601 * kMs, builder.intern("cudaFree"), CorrelationId(6), {}});
+    auto change
+        = [](const test::MemoryChangeSpec& spec) { return test::memoryChange(Pid(40), DeviceId(0), spec); };
+    addMemoryUsage(builder,
+        {change({100 * kMs + 500, 256ull << 20, false, 0x7f0000000000, 5}),
+            change({300 * kMs, 64ull << 20, false, 0x7f0010000000, 0}),
+            change({600 * kMs + 500, 256ull << 20, true, 0x7f0000000000, 6})},
+        1000 * kMs);
+    return std::make_shared<const Trace>(builder.build());
+}
+
+} // namespace
+
+TEST_CASE("The Memory row's tooltip names each allocation's API call, thread, address and lifetime")
+{
+    ShownTimeline shown(memoryTrace(), {1000, 600});
+    views::TimelineView& view = shown.view;
+    views::TimelineState& state = view.state();
+    state.setVisible({0, 1000 * kMs}, views::HistoryMode::Record);
+    shown.settle();
+
+    const int memory = state.rows().find(QStringLiteral("Memory [B]"));
+    REQUIRE(memory >= 0);
+    const views::VisibleRow row = state.layout().rows()[size_t(state.layout().rowOfNode(memory))];
+    auto tipAt = [&](Timestamp t) {
+        return view.canvas()->toolTipAt(
+            QPoint(int(state.scale().timeToX(t)), row.top + row.height / 2 - state.scrollY()));
+    };
+    // Between changes: the one that set the value, with its call and when it was released.
+    const QString held = tipAt(200 * kMs);
+    INFO(held.toStdString());
+    CHECK(held.contains(QStringLiteral("256.000 MiB")));
+    CHECK(held.contains(QStringLiteral("Last change")));
+    CHECK(held.contains(QStringLiteral("+256.000 MiB Device at 0x7f0000000000 by cudaMalloc on main [41]")));
+    CHECK(held.contains(QStringLiteral("released after 500.000 ms")));
+    // On the change at 300 ms: an allocation no call of the trace made, never released.
+    const QString kept = tipAt(300 * kMs);
+    CHECK(kept.contains(QStringLiteral("Change here")));
+    CHECK(kept.contains(QStringLiteral("+64.000 MiB Device at 0x7f0010000000, held to the end")));
+    // A real hover shows it; kept for a look: build/test-scratch/gui-memory-tooltip/*.png
+    const QPoint hover(int(state.scale().timeToX(200 * kMs)), row.top + row.height / 2 - state.scrollY());
+    QHelpEvent help(QEvent::ToolTip, hover, view.canvas()->mapToGlobal(hover));
+    QApplication::sendEvent(view.canvas(), &help);
+    CHECK(QToolTip::text().contains(QStringLiteral("by cudaMalloc on main [41]")));
+    const auto folder = test::scratchDir("gui-memory-tooltip");
+    view.grab().save(QString::fromStdString((folder / "timeline.png").string()));
+    for (QWidget* widget : QApplication::topLevelWidgets())
+        if (widget->inherits("QTipLabel") && widget->isVisible())
+            widget->grab().save(QString::fromStdString((folder / "tooltip.png").string()));
+    QToolTip::hideText();
+    // After the release: the release, by cudaFree.
+    CHECK(tipAt(800 * kMs).contains(
+        QStringLiteral("\u2212256.000 MiB Device at 0x7f0000000000 by cudaFree on main [41]")));
 }

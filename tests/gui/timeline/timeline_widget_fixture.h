@@ -1,6 +1,5 @@
-// A TimelineView on a generated report, shown on the offscreen platform at a fixed size, with
-// helpers to send the input the tests need (Ctrl+wheel, tooltips) and to find where an event
-// is drawn.
+// A TimelineView on a generated report (or a given trace), shown on the offscreen platform at a fixed size,
+// with helpers to send the input the tests need (Ctrl+wheel, tooltips) and to find where an event is drawn.
 #pragma once
 
 #include "timeline_fixture.h"
@@ -19,12 +18,14 @@ namespace sightline::testing {
 
 struct ShownTimeline
 {
-    std::shared_ptr<const Trace> trace = generatedTrace();
-    views::TimelineView view {trace};
+    std::shared_ptr<const Trace> trace;
+    views::TimelineView view;
 
-    ShownTimeline()
+    explicit ShownTimeline(std::shared_ptr<const Trace> shown = generatedTrace(), QSize size = {1400, 900})
+        : trace(std::move(shown))
+        , view(trace)
     {
-        view.resize(1400, 900);
+        view.resize(size);
         view.show();
         REQUIRE(QTest::qWaitForWindowExposed(&view));
         settle();

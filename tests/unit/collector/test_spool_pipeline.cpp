@@ -384,7 +384,8 @@ TEST_CASE("an exec'ed image of the same process continues its recording")
     CHECK(osCalls(trace, Pid(900), Tid(900)).size() == 2);
 }
 
-TEST_CASE("CUDA memory records become a per-device series of the bytes in use")
+TEST_CASE(
+    "CUDA memory records become records with their API call and a per-device series of the bytes in use")
 {
     const auto dir = scratchDir("collector-memory-usage");
     SpoolBuilder spool(510);
@@ -406,6 +407,7 @@ TEST_CASE("CUDA memory records become a per-device series of the bytes in use")
                                           : CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION;
         m.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
         m.timestamp = c.time, m.deviceId = c.device, m.bytes = c.bytes, m.address = 0x7f0000 + c.time;
+        m.contextId = 1 + c.device, m.correlationId = uint32_t(c.time / 1000);
         addDecoded(spool, env, &m);
     }
     env.writeStrings(spool);
@@ -423,4 +425,22 @@ TEST_CASE("CUDA memory records become a per-device series of the bytes in use")
     REQUIRE(usage->rows.size() == 2);
     CHECK(usage->rows[0] == std::vector<StatsCell> {int64_t(0), int64_t(5 << 20), int64_t(3), int64_t(1)});
     CHECK(usage->rows[1] == std::vector<StatsCell> {int64_t(1), int64_t(4 << 20), int64_t(1), int64_t(0)});
+
+    // Each record is kept, by time, in the process, with what CUPTI said of it.
+    REQUIRE(trace.memoryUsage.size() == 5);
+    std::vector<Timestamp> times;
+    for (const MemoryUsageEvent& e : trace.memoryUsage)
+        times.push_back(e.time);
+    CHECK(times == std::vector<Timestamp> {9000, 19000, 24000, 29000, 39000});
+    const MemoryUsageEvent& release = trace.memoryUsage[3];
+    CHECK(release.pid == Pid(510));
+    CHECK(release.device == DeviceId(0));
+    CHECK(release.context == ContextId(1));
+    CHECK(release.release);
+    CHECK(release.bytes == 1 << 20);
+    CHECK(release.address == 0x7f0000 + 30000);
+    CHECK(release.kind == MemoryKind::Device);
+    CHECK(release.correlation == CorrelationId(30));
+    CHECK(trace.memoryUsage[2].device == DeviceId(1));
+    CHECK_FALSE(trace.memoryUsage[2].release);
 }

@@ -20,6 +20,7 @@ std::string firstDifference(const Trace& a, const Trace& b)
     if (a.diagnostics != b.diagnostics) return "diagnostics";
     if (a.counterTimelines != b.counterTimelines) return "counter timelines";
     if (a.counterSeries != b.counterSeries) return "counter series";
+    if (a.memoryUsage != b.memoryUsage) return "memory usage records";
     if (!a.cpu.sameContent(b.cpu)) return "CPU profile";
     if (a.tracks.size() != b.tracks.size()) return "track count";
     for (size_t t = 0; t < a.tracks.size(); ++t) {

@@ -1,7 +1,10 @@
 // The hover tooltip of a counter row (GPU metrics, GPU memory in use, a process's CPU
 // utilization): the series' value under the cursor (the time-weighted mean of the samples the
 // pixel covers, with their minimum and maximum when there are several), and, while a time
-// range is selected, the mean over the selection. Rendered through EventTooltip like an event's.
+// range is selected, the mean over the selection. On a GPU's Memory row it lists the
+// allocations and releases under the cursor (or the last one before it), each with its size,
+// kind, address, the API call and thread that made it and how long the memory was held.
+// Rendered through EventTooltip like an event's.
 #pragma once
 
 #include "views/timeline/interaction/event_tooltip.h"

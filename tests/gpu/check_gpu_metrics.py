@@ -17,9 +17,10 @@ phases:  per NVTX phase (each range shrunk by 10% on both sides), the time-weigh
 spacing: only the interval check, over the whole report.
 long:    no GPU metrics diagnostic about lost samples or overflow, and the samples in the
          range "long" at least 95% of its duration x FREQ.
-memory:  cuda_gpu_mem_usage_sum's Peak Bytes equals the bytes the program allocated, and in the
-         SQLite export each of the program's allocations joins, by correlationId, the cudaMalloc
-         call that made it (as nsys' CUDA_GPU_MEMORY_USAGE_EVENTS does).
+memory:  each of the program's buffers is in the SQLite export's CUDA_GPU_MEMORY_USAGE_EVENTS at
+         its address with its size and joins, by correlationId, the cudaMalloc call that made it
+         (as in nsys' exports); cuda_gpu_mem_usage_sum's Peak Bytes equals the program's bytes plus
+         what the libraries held at its last allocation.
 refused: no GPU metric rows, and a diagnostic saying why ("GPU metrics").
 torch:   SMs Active has samples (at least half of duration x FREQ) in the expectations'
          "range" while torch.profiler ran, or a GPU metrics diagnostic says why not.
@@ -365,53 +366,80 @@ def check_long(ctx, extra):
     guarded(label, what, samples)
 
 
+def program_allocations(values):
+    """The program's own cudaMalloc'ed buffers from its expectations: {address: bytes}."""
+    found = {}
+    k = 0
+    while f"allocation_{k}_address" in values:
+        found[int(values[f"allocation_{k}_address"])] = int(values[f"allocation_{k}_bytes"])
+        k += 1
+    if not found:
+        raise Failure("the expectations list no allocations (allocation_K_address); rebuild gpu_metrics.cu")
+    return found
+
+
 def check_memory(ctx, extra):
+    """The Memory row against what the program knows of its own buffers: each of them is in
+    CUDA_GPU_MEMORY_USAGE_EVENTS at its address with its size and joins its cudaMalloc call, and
+    the row's peak (cuda_gpu_mem_usage_sum) is the program's bytes plus what the libraries
+    (cuBLAS, the runtime) held at the moment of the program's last allocation."""
     label = "gpu memory usage"
-    what = "cuda_gpu_mem_usage_sum Peak Bytes equals the bytes the program cudaMalloc'ed"
+    what = "cuda_gpu_mem_usage_sum Peak Bytes equals the program's cudaMalloc'ed bytes plus the libraries' then"
+    records_sql = ("SELECT m.start, m.address, m.bytes, m.memoryOperationType, COALESCE(s.value, '') "
+                   "FROM CUDA_GPU_MEMORY_USAGE_EVENTS m "
+                   "LEFT JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = m.correlationId "
+                   "AND (r.globalTid >> 24) = (m.globalPid >> 24) "
+                   "LEFT JOIN StringIds s ON s.id = r.nameId ORDER BY m.start")
 
     def body():
         values = ctx.expectations().get("values", {})
-        if "allocated_bytes" not in values:
-            raise Failure("the expectations have no allocated_bytes")
+        own = program_allocations(values)
         expected = int(round(values["allocated_bytes"]))
+        records = ctx.query(records_sql)
+        own_records = [r for r in records if r[3] == 0 and own.get(int(r[1])) == int(r[2])]
+        if len(own_records) < len(own):
+            raise Failure(f"only {len(own_records)} of the program's {len(own)} allocations are in "
+                          f"CUDA_GPU_MEMORY_USAGE_EVENTS at their address with their size")
+        last = max(int(r[0]) for r in own_records)
+        library = {}  # address -> bytes: what others held at `last`
+        for start, address, size, operation, _call in records:
+            if int(start) > last:
+                break
+            if int(address) in own:
+                continue
+            if operation == 0:
+                library[int(address)] = int(size)
+            else:
+                library.pop(int(address), None)
+        held = sum(library.values())
         text = run([ctx.sightline, "stats", "--report", "cuda_gpu_mem_usage_sum", "--format", "csv", ctx.rep])
         rows = csv_rows(text, MEMORY_HEADER)
         if not rows:
             raise Failure("no rows (was --cuda-memory-usage=true given?)")
         row = max(rows, key=lambda r: number(r, "Peak Bytes"))
         peak = int(number(row, "Peak Bytes"))
-        allocations = row.get("Allocations", "?")
-        frees = row.get("Frees", "?")
-        extra_text = ""
-        if "cublas_bytes_estimate" in values:
-            extra_text = f"; cuBLAS took about {int(values['cublas_bytes_estimate'])} bytes while its handle lived"
-        report(label, peak == expected,
-               f"{what}: peak {peak} on device {row['Device']}, allocated {expected} "
-               f"(difference {peak - expected}); allocations {allocations} (program: "
-               f"{int(values.get('allocations', 0))}), frees {frees}{extra_text}")
+        report(label, peak == expected + held,
+               f"{what}: peak {peak} on device {row['Device']} = program {expected} + libraries {held} "
+               f"({len(library)} allocation(s) not the program's, live at its last allocation); "
+               f"allocations {row.get('Allocations', '?')} (program: {len(own)}), frees {row.get('Frees', '?')}")
 
     guarded(label, what, body)
 
     label = "gpu memory calls"
-    what = "each allocation the program made joins its cudaMalloc call by correlationId"
+    what = "each of the program's allocations joins, by correlationId, the cudaMalloc call that made it"
 
     def calls():
-        values = ctx.expectations().get("values", {})
-        expected = int(values.get("allocations", 0))
-        if expected <= 0:
-            raise Failure("the expectations have no allocations")
-        rows = ctx.query(
-            "SELECT COALESCE(s.value, '(none)'), COUNT(*), SUM(m.bytes) "
-            "FROM CUDA_GPU_MEMORY_USAGE_EVENTS m "
-            "LEFT JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = m.correlationId "
-            "AND (r.globalTid >> 24) = (m.globalPid >> 24) "
-            "LEFT JOIN StringIds s ON s.id = r.nameId "
-            "WHERE m.memoryOperationType = 0 GROUP BY 1 ORDER BY 2 DESC")
-        by_call = {name: (int(count), int(total or 0)) for name, count, total in rows}
-        malloc = sum(count for name, (count, _) in by_call.items() if name.startswith("cudaMalloc"))
-        listed = ", ".join(f"{name} {count} ({total} B)" for name, (count, total) in by_call.items())
-        report(label, malloc >= expected and malloc > 0,
-               f"{what}: {malloc} allocations joined a cudaMalloc call (program: {expected}); by call: {listed}")
+        own = program_allocations(ctx.expectations().get("values", {}))
+        records = ctx.query(records_sql)
+        joined = {int(r[1]): r[4] for r in records if r[3] == 0 and own.get(int(r[1])) == int(r[2])}
+        by_call = {}
+        for start, address, size, operation, call in records:
+            if operation == 0:
+                by_call[call or "(no call)"] = by_call.get(call or "(no call)", 0) + 1
+        malloc = sum(1 for call in joined.values() if call.startswith("cudaMalloc"))
+        listed = ", ".join(f"{call} {count}" for call, count in sorted(by_call.items()))
+        report(label, malloc == len(own),
+               f"{what}: {malloc} of {len(own)} joined cudaMalloc; every allocation by call: {listed}")
 
     guarded(label, what, calls)
 

@@ -8,7 +8,8 @@
 // Each busy phase lasts about 300 ms: one launch is timed first (outside the ranges) and the
 // phase repeats it back to back, then synchronizes inside its range so the range covers the work.
 // With --seconds N the program instead runs the FMA kernel back to back for N seconds inside one
-// range "long" (the zero-loss check). Every cudaMalloc is counted ("allocated_bytes") for the
+// range "long" (the zero-loss check). Every cudaMalloc is counted ("allocated_bytes") and
+// listed with its address and size ("allocation_K_address", "allocation_K_bytes") for the
 // --cuda-memory-usage check; all buffers stay allocated until the end.
 //   gpu_metrics EXPECTATIONS.json [--seconds N] [--settle-ms MS]
 #include "gpu_common.h"
@@ -90,21 +91,35 @@ public:
         void* pointer = nullptr;
         CUDA_CHECK(cudaMalloc(&pointer, bytes));
         m_buffers.push_back(pointer);
+        m_sizes.push_back(bytes);
         m_bytes += bytes;
         ++m_count;
         return static_cast<T*>(pointer);
     }
     long long bytes() const { return m_bytes; }
+    // The allocations for the expectations: their count, total, and each one's address and size
+    // (device addresses fit a double's 53 bits).
+    void describe(Expectations& expect) const
+    {
+        expect.value("allocated_bytes", double(m_bytes));
+        expect.value("allocations", m_count);
+        for (size_t k = 0; k < m_buffers.size(); ++k) {
+            expect.value("allocation_" + std::to_string(k) + "_address", double(uintptr_t(m_buffers[k])));
+            expect.value("allocation_" + std::to_string(k) + "_bytes", double(m_sizes[k]));
+        }
+    }
     int count() const { return m_count; } // allocations made, released ones included
     void release()
     {
         for (void* pointer : m_buffers)
             CUDA_CHECK(cudaFree(pointer));
         m_buffers.clear();
+        m_sizes.clear();
     }
 
 private:
     std::vector<void*> m_buffers;
+    std::vector<size_t> m_sizes;
     long long m_bytes = 0;
     int m_count = 0;
 };
@@ -204,8 +219,7 @@ int main(int argc, char** argv)
         const int launches = runPhase(expect, "long", longSeconds * 1000.0, fmaMs, fma);
         expect.kernels("fma_kernel", launches + 4);
         expect.value("seconds", longSeconds);
-        expect.value("allocated_bytes", double(memory.bytes()));
-        expect.value("allocations", memory.count());
+        memory.describe(expect);
         memory.release();
         expect.write(expectations);
         std::printf("gpu_metrics --seconds %g: ok\n", longSeconds);
@@ -278,8 +292,7 @@ int main(int argc, char** argv)
     expect.kernels("copy_kernel", copyLaunches + 2);
     expect.kernels("fill_half_kernel", 2);
     expect.kernels("spin_kernel", 2);
-    expect.value("allocated_bytes", double(memory.bytes()));
-    expect.value("allocations", memory.count());
+    memory.describe(expect);
     memory.release();
     expect.write(expectations);
     std::printf("gpu_metrics: ok (%lld bytes allocated in %d buffers, copy %.0f GB/s, GEMM %.0f TFLOP/s)\n",

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <deque>
 #include <vector>
 
 namespace sightline::sampler {
@@ -87,29 +88,37 @@ void MetricsRecorder::samples(
 {
     // A sample's end (its trigger) orders it; its start can be stale after the counter data is
     // read, so it never reaches back before the previous sample's end.
-    struct Kept
-    {
-        uint64_t start, end;
-        const RawSample* sample;
-    };
     std::vector<Kept> kept;
+    std::deque<RawSample> placed; // the pending samples given a place, while `kept` points at them
     for (const RawSample& sample : raw) {
         if (!m_sawFirst) {
             m_sawFirst = true;
             m_lastEnd = sample.end;
             continue;
         }
-        const int64_t end = int64_t(sample.end) + gpuToMonotonic;
-        if (sample.end <= m_lastEnd || end > latest || end < earliest
-            || sample.values.size() < m_set.metrics.size()) {
+        if (sample.values.size() < m_set.metrics.size()) {
             ++m_dropped;
             continue;
         }
+        if (sample.end <= m_lastEnd) {
+            // Its timestamp went back: it waits for the next sample with a good one.
+            if (m_pending.size() < kMaxPending)
+                m_pending.push_back(sample);
+            else
+                ++m_dropped;
+            continue;
+        }
+        const int64_t end = int64_t(sample.end) + gpuToMonotonic;
+        if (end > latest || end < earliest) {
+            ++m_dropped;
+            continue;
+        }
+        placePending(sample.end, kept, placed);
         uint64_t start = sample.start;
         if (start < m_lastEnd || start >= sample.end)
             start = std::max(m_lastEnd, sample.end - std::min(sample.end, m_interval));
         m_lastEnd = sample.end;
-        kept.push_back({start, sample.end, &sample});
+        kept.push_back({start, sample.end, &sample.values});
     }
     if (kept.empty()) return;
     const size_t series = m_set.series.size();
@@ -123,7 +132,7 @@ void MetricsRecorder::samples(
     std::vector<double> derived(kept.size() * series);
     std::vector<double> one(series);
     for (size_t i = 0; i < kept.size(); ++i) {
-        deriveSeries(m_set, kept[i].sample->values, int64_t(kept[i].end - kept[i].start), one);
+        deriveSeries(m_set, *kept[i].values, int64_t(kept[i].end - kept[i].start), one);
         for (size_t s = 0; s < series; ++s)
             derived[s * kept.size() + i] = one[s];
     }
@@ -131,6 +140,38 @@ void MetricsRecorder::samples(
         put(payload, value);
     record(uint32_t(gm::RecordType::Samples), payload);
     m_written += kept.size();
+}
+
+void MetricsRecorder::placePending(uint64_t nextEnd, std::vector<Kept>& kept, std::deque<RawSample>& placed)
+{
+    if (m_pending.empty()) return;
+    // The pending samples fill the time up to the next good one when their count fits it, one
+    // sampling interval each (within half an interval in all): then they are the samples taken
+    // meanwhile, whose timestamps alone were wrong. Otherwise nothing says where they belong.
+    const uint64_t n = m_pending.size();
+    const uint64_t span = nextEnd - m_lastEnd;
+    const uint64_t expected = (n + 1) * m_interval;
+    const bool fits
+        = m_interval > 0 && span + m_interval / 2 >= expected && span <= expected + m_interval / 2;
+    if (fits) {
+        for (uint64_t i = 0; i < n; ++i) {
+            placed.push_back(std::move(m_pending[i]));
+            kept.push_back({m_lastEnd + span * i / (n + 1), m_lastEnd + span * (i + 1) / (n + 1),
+                &placed.back().values});
+        }
+        m_lastEnd += span * n / (n + 1);
+        m_placed += n;
+    } else {
+        m_dropped += n;
+    }
+    m_pending.clear();
+}
+
+void MetricsRecorder::restarted()
+{
+    m_sawFirst = false;
+    m_dropped += m_pending.size();
+    m_pending.clear();
 }
 
 void MetricsRecorder::diagnostic(uint32_t severity, const std::string& sentence)

@@ -139,9 +139,11 @@ void sampleDevice(const Options& o, const CudaDriver& cuda, const Cupti& cupti, 
     // A quarter of the cores evaluate samples (up to 8): 10 kHz of ten metrics needs about one.
     PmSession session(cupti, ordinal, set, std::clamp(std::thread::hardware_concurrency() / 4, 1u, 8u));
     const uint64_t intervalNs = uint64_t(1e9 / o.frequency);
-    // The counter data image holds kMaxSamples. It must never fill: samples decoded after it did
-    // came without timestamps on the H100. So decoding starts every period, as soon as the
-    // last one is done, an eighth of the image apart.
+    // The counter data image holds kMaxSamples. It should never fill: samples decoded after it
+    // did came with one stale timestamp (H100, H200), which the recorder can only mend by their
+    // count (metrics_recorder.h). So decoding starts every period, as soon as the last one is
+    // done, an eighth of the image apart. (A 1024-sample image lost more on the H200, where a
+    // decode of the general set costs about 100 us per sample when it falls behind.)
     constexpr size_t kMaxSamples = 4096;
     const auto decodePeriod = std::chrono::microseconds(
         std::clamp<int64_t>(int64_t(1e6 * double(kMaxSamples) / 8 / o.frequency), 2000, 50000));
@@ -181,18 +183,20 @@ void sampleDevice(const Options& o, const CudaDriver& cuda, const Cupti& cupti, 
                 failure = decoded.error();
                 return;
             }
+            const int64_t offset = gpuToMonotonic(cupti);
             if (trace) {
-                std::fprintf(trace, "D %lld %lld %zu %d %d %d %lld %lld\n", static_cast<long long>(before),
-                    static_cast<long long>(monotonicNs()), raw.size(), int(decoded->more),
-                    int(decoded->overflow), int(decoded->mustRestart),
-                    static_cast<long long>(decoded->decodeNs), static_cast<long long>(decoded->evaluateNs));
+                std::fprintf(trace, "D %lld %lld %zu %d %d %d %lld %lld %lld\n",
+                    static_cast<long long>(before), static_cast<long long>(monotonicNs()), raw.size(),
+                    int(decoded->more), int(decoded->overflow), int(decoded->mustRestart),
+                    static_cast<long long>(decoded->decodeNs), static_cast<long long>(decoded->evaluateNs),
+                    static_cast<long long>(offset));
                 for (const RawSample& sample : raw)
                     std::fprintf(trace, "S %llu %llu %.1f\n", static_cast<unsigned long long>(sample.start),
                         static_cast<unsigned long long>(sample.end),
                         sample.values.empty() ? 0.0 : sample.values[0]);
             }
             // A sample cannot have ended after now, nor begun before the sampler started.
-            recorder.samples(raw, gpuToMonotonic(cupti), began - 1'000'000'000, monotonicNs() + 100'000'000);
+            recorder.samples(raw, offset, began - 1'000'000'000, monotonicNs() + 100'000'000);
             overflows += decoded->overflow ? 1 : 0;
             if (decoded->mustRestart) {
                 ++restarts;
@@ -230,10 +234,18 @@ void sampleDevice(const Options& o, const CudaDriver& cuda, const Cupti& cupti, 
                 + std::to_string(restarts)
                 + " time(s) when the hardware sample buffer overflowed and was started "
                 + "again; the gaps show as unknown values.");
+    const std::string about = "GPU metrics of device " + std::to_string(ordinal) + ": ";
+    if (recorder.placed() > 0)
+        recorder.diagnostic(0,
+            about + std::to_string(recorder.placed())
+                + " samples came with a timestamp that went back; their count fitted the time"
+                + " before the next good one, so each was placed one interval after the one before.");
     if (recorder.dropped() > 0)
         recorder.diagnostic(1,
-            "GPU metrics of device " + std::to_string(ordinal) + ": " + std::to_string(recorder.dropped())
-                + " samples out of time order, or outside the time it sampled, were dropped.");
+            about + std::to_string(recorder.dropped())
+                + " samples out of time order, or outside the time it sampled, were dropped; this happens"
+                + " when decoding falls behind the GPU: lower --gpu-metrics-frequency or choose a smaller"
+                + " --gpu-metrics-set (sm).");
 }
 
 int listSets(const Options& o)

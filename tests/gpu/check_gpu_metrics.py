@@ -15,7 +15,7 @@ phases:  per NVTX phase (each range shrunk by 10% on both sides), the time-weigh
          dram_copy; Tensor Active >= 20 in gemm, <= 2 in fma; every metric series present;
          the mean sample interval within 10% of 1/FREQ (default 10000 Hz).
 spacing: only the interval check, over the whole report.
-long:    no GPU metrics diagnostic about lost samples or overflow, and the samples in the
+long:    no GPU metrics diagnostic about lost or dropped samples or overflow, and the samples in the
          range "long" at least 95% of its duration x FREQ.
 memory:  each of the program's buffers is in the SQLite export's CUDA_GPU_MEMORY_USAGE_EVENTS at
          its address with its size and joins, by correlationId, the cudaMalloc call that made it
@@ -340,10 +340,10 @@ def check_long(ctx, extra):
 
     def no_loss():
         lost = [line for line in ctx.diagnostics() if is_metrics_diagnostic(line)
-                and ("lost" in line.lower() or "overflow" in line.lower())]
-        report(label, not lost, "no GPU metrics diagnostic about lost samples or overflow", "; ".join(lost[:3]))
+                and any(word in line.lower() for word in ("lost", "overflow", "dropped"))]
+        report(label, not lost, "no GPU metrics diagnostic about lost or dropped samples or overflow", "; ".join(lost[:3]))
 
-    guarded(label, "no GPU metrics diagnostic about lost samples or overflow", no_loss)
+    guarded(label, "no GPU metrics diagnostic about lost or dropped samples or overflow", no_loss)
 
     what = f"samples in 'long' >= {LONG_SAMPLE_SHARE * 100:.0f}% of duration x frequency"
 

@@ -16,7 +16,8 @@ for line in open(sys.argv[1]):
 median = {name: statistics.median(values) for name, values in runs.items()}
 best = {name: min(values) for name, values in runs.items()}
 bare = best["bare"]
-for name in ["bare", "torchprof", "sightline", "no-driver", "cuda-only", "kernels-only", "cupti-clock", "nvtx-osrt"]:
+for name in ["bare", "torchprof", "sightline", "no-cpu", "no-ctxsw", "no-perfmap", "no-driver", "cuda-only",
+             "kernels-only", "cupti-clock", "nvtx-osrt"]:
     if name in median:
         print(f"  {name:15s} best {best[name]:6.2f} us/iteration (+{best[name] - bare:5.2f}), "
               f"median {median[name]:6.2f} (+{median[name] - median['bare']:5.2f}), runs {sorted(runs[name])}")

@@ -115,6 +115,53 @@ TEST_CASE("recorded PM samples become the report's GPU metric series")
     CHECK(summary.mean() == Approx((99.8 + 98.5) / 2).margin(0.05));
 }
 
+TEST_CASE("samples whose timestamps went back are placed by the interval when their count fits the gap")
+{
+    const auto dir = scratchDir("gpu-metrics-stale-times");
+    const std::string path = (dir / "gpu-metrics-0.smp").string();
+    const uint64_t interval = 100'000;
+    {
+        sampler::MetricsRecorder recorder;
+        REQUIRE(recorder.open(path, interval));
+        recorder.device(0, "NVIDIA H200", "GPU-0012", "GH100");
+        recorder.series(sampler::defaultMetricSet());
+        // As seen on an H200: good samples up to GPU time 1.5 ms, then a decode whose samples all
+        // carry one stale timestamp (start == end, long ago); the next decode goes on at 2.0 ms,
+        // four intervals after the last good end: the three stale ones belong between.
+        recorder.samples(samplesFrom(1'000'000, interval, 5), 0); // the first is dropped
+        std::vector<sampler::RawSample> stale = samplesFrom(1'500'000, interval, 3);
+        for (sampler::RawSample& sample : stale)
+            sample.start = sample.end = 200'000;
+        recorder.samples(stale, 0);
+        CHECK(recorder.dropped() == 3); // waiting for a place
+        recorder.samples(samplesFrom(1'800'000, interval, 2), 0);
+        CHECK(recorder.placed() == 3);
+        CHECK(recorder.dropped() == 0);
+        // Two more stale ones before a gap that would need five: nothing says where they go.
+        stale.resize(2);
+        recorder.samples(stale, 0);
+        recorder.samples(samplesFrom(2'500'000, interval, 1), 0);
+        CHECK(recorder.placed() == 3);
+        CHECK(recorder.dropped() == 2);
+        CHECK(recorder.written() == 4 + 3 + 2 + 1);
+    }
+    const GpuMetricsCapture capture = readGpuMetricsFile(path);
+    CHECK(capture.diagnostics.empty());
+    // Every interval from 1.1 ms to 2.0 ms once, in order, then the sample after the gap.
+    std::vector<Timestamp> expected;
+    for (Timestamp t = 1'100'000; t <= 1'900'000; t += Timestamp(interval))
+        expected.push_back(t);
+    expected.push_back(2'500'000);
+    CHECK(capture.starts == expected);
+    // The placed samples keep their values: the recording's phases in turn.
+    const size_t sm = 0; // SMs Active, the general set's first series
+    REQUIRE(capture.values.size() > sm);
+    REQUIRE(capture.values[sm].size() == expected.size());
+    CHECK(capture.values[sm][4] == Approx(kRecorded[0][0]));
+    CHECK(capture.values[sm][5] == Approx(kRecorded[1][0]));
+    CHECK(capture.values[sm][6] == Approx(kRecorded[2][0]));
+}
+
 TEST_CASE("damaged or cut metrics files keep their complete records and say what was lost")
 {
     const auto dir = scratchDir("gpu-metrics-damaged");

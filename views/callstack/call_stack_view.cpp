@@ -146,19 +146,22 @@ void CallStackView::recompute()
         return;
     }
     const CallScope scope {m_range, m_threads};
+    // A cancelled computation gives no trees (null), so what the tabs show stays.
     m_request.start(
         [trace = m_trace, scope](const std::atomic<bool>& cancel) {
-            return std::make_shared<const CallTrees>(computeCallTrees(*trace, scope, &cancel));
+            CallTrees trees = computeCallTrees(*trace, scope, &cancel);
+            return cancel ? nullptr : std::make_shared<const CallTrees>(std::move(trees));
         },
         [this](std::shared_ptr<const CallTrees> trees, bool newest) {
-            if (!newest) return;
+            if (!newest || !trees) return updateStatus();
             m_topDownRequest.start(
                 [trees](const std::atomic<bool>& cancel) {
-                    return std::make_shared<const CallTree>(topDownTree(*trees, &cancel));
+                    CallTree topDown = topDownTree(*trees, &cancel);
+                    return cancel ? nullptr : std::make_shared<const CallTree>(std::move(topDown));
                 },
                 [this, trees](std::shared_ptr<const CallTree> topDown, bool newestTree) {
-                    // A tree of trees that a newer scope replaced meanwhile is dropped.
-                    if (newestTree && trees == m_trees) showTopDown(trees, std::move(topDown));
+                    // A tree of trees that a newer scope replaced meanwhile is dropped too.
+                    if (newestTree && topDown && trees == m_trees) showTopDown(trees, std::move(topDown));
                     updateStatus();
                 });
             showTables(std::move(trees));

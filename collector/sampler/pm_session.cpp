@@ -28,8 +28,6 @@ std::string unsupportedReason(const CUpti_Profiler_DeviceSupported_Params& p)
            "without access to the GPU's counters)";
 }
 
-constexpr size_t kHardwareBufferBytes = 256u << 20;
-
 } // namespace
 
 PmSession::PmSession(const Cupti& cupti, int device, const MetricSet& wanted, unsigned threads)
@@ -185,16 +183,17 @@ Status PmSession::restart()
     stop();
     release();
     m_refused.clear();
-    return start(m_intervalNs, m_maxSamples);
+    return start(m_intervalNs, m_maxSamples, m_images.size(), m_hardwareBufferBytes);
 }
 
-Status PmSession::start(uint64_t intervalNs, size_t maxSamples)
+Status PmSession::start(uint64_t intervalNs, size_t maxSamples, size_t images, size_t hardwareBufferBytes)
 {
     m_intervalNs = intervalNs;
     m_maxSamples = maxSamples;
+    m_hardwareBufferBytes = hardwareBufferBytes;
     if (Status configured = configure(); !configured) return configured;
-    // Evaluating samples is the costly part of decoding (about 70 us per sample of ten metrics on
-    // an H100 host): more host objects let it run on several threads.
+    // Evaluating takes about 25 us a sample of the general set on one thread (H200 host): more
+    // host objects let it run on several.
     for (unsigned k = 1; k < m_threads; ++k)
         if (CUpti_Profiler_Host_Object* host = newHost(m_set.metrics)) m_evaluators.push_back(host);
 
@@ -208,7 +207,7 @@ Status PmSession::start(uint64_t intervalNs, size_t maxSamples)
     config.pPmSamplingObject = m_sampling;
     config.configSize = m_config.size();
     config.pConfig = m_config.data();
-    config.hardwareBufferSize = kHardwareBufferBytes;
+    config.hardwareBufferSize = hardwareBufferBytes;
     config.samplingInterval = intervalNs;
     config.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
     config.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
@@ -223,15 +222,15 @@ Status PmSession::start(uint64_t intervalNs, size_t maxSamples)
     size.maxSamples = uint32_t(maxSamples);
     if (const CUptiResult r = m_cupti.counterDataSize(&size); r != CUPTI_SUCCESS)
         return failure("sizing the counter data", r);
-    m_counterData.resize(size.counterDataSize);
+    m_emptyCounterData.resize(size.counterDataSize);
     CUpti_PmSampling_CounterDataImage_Initialize_Params init {
         CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE, nullptr};
     init.pPmSamplingObject = m_sampling;
-    init.counterDataSize = m_counterData.size();
-    init.pCounterData = m_counterData.data();
+    init.counterDataSize = m_emptyCounterData.size();
+    init.pCounterData = m_emptyCounterData.data();
     if (const CUptiResult r = m_cupti.counterDataInitialize(&init); r != CUPTI_SUCCESS)
         return failure("preparing the counter data", r);
-    m_emptyCounterData = m_counterData;
+    m_images.assign(std::max<size_t>(images, 1), m_emptyCounterData);
 
     CUpti_PmSampling_Start_Params start {CUpti_PmSampling_Start_Params_STRUCT_SIZE, nullptr};
     start.pPmSamplingObject = m_sampling;
@@ -241,68 +240,80 @@ Status PmSession::start(uint64_t intervalNs, size_t maxSamples)
     return {};
 }
 
-Result<DecodeResult> PmSession::decode(std::vector<RawSample>& out)
+namespace {
+
+int64_t nanosecondsSince(std::chrono::steady_clock::time_point t)
+{
+    return int64_t(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t).count());
+}
+
+} // namespace
+
+Result<DecodeResult> PmSession::decode(size_t image, std::vector<RawSample>& out)
 {
     DecodeResult result;
-    if (!m_sampling) return result;
+    if (!m_sampling || image >= m_images.size()) return result;
+    std::vector<uint8_t>& data = m_images[image];
     const auto began = std::chrono::steady_clock::now();
-    auto since = [](std::chrono::steady_clock::time_point t) {
-        return int64_t(
-            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t)
-                .count());
-    };
     CUpti_PmSampling_DecodeData_Params decode {CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE, nullptr};
     decode.pPmSamplingObject = m_sampling;
-    decode.pCounterDataImage = m_counterData.data();
-    decode.counterDataImageSize = m_counterData.size();
+    decode.pCounterDataImage = data.data();
+    decode.counterDataImageSize = data.size();
     if (const CUptiResult r = m_cupti.decode(&decode); r != CUPTI_SUCCESS) {
         if (r != CUPTI_ERROR_OUT_OF_MEMORY)
             return Result<DecodeResult>::failure(failure("decoding samples", r).error());
         result.mustRestart = true;
         return result;
     }
-    result.decodeNs = since(began);
-    const auto evaluating = std::chrono::steady_clock::now();
     result.overflow = decode.overflow != 0;
     result.more = decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL;
 
     CUpti_PmSampling_GetCounterDataInfo_Params info {
         CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE, nullptr};
-    info.pCounterDataImage = m_counterData.data();
-    info.counterDataImageSize = m_counterData.size();
+    info.pCounterDataImage = data.data();
+    info.counterDataImageSize = data.size();
     if (const CUptiResult r = m_cupti.counterDataInfo(&info); r != CUPTI_SUCCESS)
         return Result<DecodeResult>::failure(failure("counting samples", r).error());
-    const size_t first = out.size(), count = info.numCompletedSamples;
-    for (size_t i = 0; i < count; ++i) {
+    for (size_t i = 0; i < info.numCompletedSamples; ++i) {
         CUpti_PmSampling_CounterData_GetSampleInfo_Params sample {
             CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE, nullptr};
         sample.pPmSamplingObject = m_sampling;
-        sample.pCounterDataImage = m_counterData.data();
-        sample.counterDataImageSize = m_counterData.size();
+        sample.pCounterDataImage = data.data();
+        sample.counterDataImageSize = data.size();
         sample.sampleIndex = i;
         if (const CUptiResult r = m_cupti.sampleInfo(&sample); r != CUPTI_SUCCESS)
             return Result<DecodeResult>::failure(failure("reading a sample", r).error());
         out.push_back({sample.startTimestamp, sample.endTimestamp, std::vector<double>(m_names.size())});
     }
+    result.decodeNs = nanosecondsSince(began);
+    return result;
+}
+
+Result<int64_t> PmSession::evaluate(size_t image, std::span<RawSample> samples)
+{
+    if (image >= m_images.size()) return int64_t(0);
+    std::vector<uint8_t>& data = m_images[image];
+    const auto began = std::chrono::steady_clock::now();
     // Each host object evaluates every n-th sample.
     std::vector<CUpti_Profiler_Host_Object*> hosts {m_host};
     hosts.insert(hosts.end(), m_evaluators.begin(), m_evaluators.end());
     std::atomic<int> failed {CUPTI_SUCCESS};
     auto evaluateShare = [&](size_t k) {
-        for (size_t i = k; i < count; i += hosts.size()) {
+        for (size_t i = k; i < samples.size(); i += hosts.size()) {
             CUpti_Profiler_Host_EvaluateToGpuValues_Params evaluate {
                 CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE, nullptr};
             evaluate.pHostObject = hosts[k];
-            evaluate.pCounterDataImage = m_counterData.data();
-            evaluate.counterDataImageSize = m_counterData.size();
+            evaluate.pCounterDataImage = data.data();
+            evaluate.counterDataImageSize = data.size();
             evaluate.rangeIndex = i;
             evaluate.ppMetricNames = m_names.data();
             evaluate.numMetrics = m_names.size();
-            evaluate.pMetricValues = out[first + i].values.data();
+            evaluate.pMetricValues = samples[i].values.data();
             if (const CUptiResult r = m_cupti.hostEvaluate(&evaluate); r != CUPTI_SUCCESS) failed = int(r);
         }
     };
-    if (hosts.size() == 1 || count < 64) {
+    if (hosts.size() == 1 || samples.size() < 64) {
         for (size_t k = 0; k < hosts.size(); ++k)
             evaluateShare(k);
     } else {
@@ -311,13 +322,12 @@ Result<DecodeResult> PmSession::decode(std::vector<RawSample>& out)
             workers.emplace_back(evaluateShare, k);
         evaluateShare(0);
     }
+    // The image is read: the next decode into it starts on an empty one (cheaper than
+    // initializing it again).
+    std::memcpy(data.data(), m_emptyCounterData.data(), data.size());
     if (failed != CUPTI_SUCCESS)
-        return Result<DecodeResult>::failure(
-            failure("evaluating a sample", CUptiResult(failed.load())).error());
-    result.evaluateNs = since(evaluating);
-    // The image is read: start the next decode on an empty one (cheaper than initializing).
-    std::memcpy(m_counterData.data(), m_emptyCounterData.data(), m_counterData.size());
-    return result;
+        return Result<int64_t>::failure(failure("evaluating a sample", CUptiResult(failed.load())).error());
+    return nanosecondsSince(began);
 }
 
 void PmSession::stop()

@@ -9,13 +9,16 @@
 //   sightline-gpu-sampler --output DIR [--devices all|N[,M...]] [--frequency HZ] [--set NAME]
 //                         [--cupti PATH]
 //   sightline-gpu-sampler --list-sets [--cupti PATH]
+#include "collector/sampler/decode_pipeline.h"
 #include "collector/sampler/gpu_libraries.h"
 #include "collector/sampler/metrics_recorder.h"
 #include "collector/sampler/pm_session.h"
+#include "collector/sampler/sampler_trace.h"
 #include "collector/spool/gpu_metrics_file.h"
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -91,6 +94,17 @@ long peakResidentMegabytes()
     return kilobytes / 1024;
 }
 
+// SIGHTLINE_SAMPLER_THREADS, SIGHTLINE_SAMPLER_IMAGE_SAMPLES, SIGHTLINE_SAMPLER_BUFFER_MB and
+// SIGHTLINE_SAMPLER_PERIOD_US override the evaluating threads, the counter image's samples, the
+// hardware buffer and the decode period, for measuring what decoding costs (with
+// SIGHTLINE_SAMPLER_TRACE).
+long tuning(const char* variable, long otherwise)
+{
+    const char* text = std::getenv(variable);
+    const long value = text ? std::atol(text) : 0;
+    return value > 0 ? std::min(value, 1L << 20) : otherwise;
+}
+
 std::string uuidText(const CUuuid& uuid)
 {
     const auto* b = reinterpret_cast<const unsigned char*>(uuid.bytes);
@@ -116,6 +130,31 @@ int failWithoutDevices(const Options& o, const std::string& sentence)
     return 0;
 }
 
+// How often to decode, and what a counter data image holds. Batches of a few hundred samples
+// decoded cheapest per sample on the H200 (29-35 us against 70-90 us for 1024 or more, general
+// set before its TriageCompute forms), so decoding runs every 300 intervals (2 to 50 ms). An
+// image must never fill: samples decoded after one did came with one stale timestamp (H100,
+// H200), which the recorder can only mend by their count (metrics_recorder.h). So one holds six
+// periods' samples (256 to 4096), and kImages of them let decoding go on while earlier ones are
+// evaluated (decode_pipeline.h).
+struct DecodePlan
+{
+    std::chrono::microseconds period;
+    size_t imageSamples;
+};
+
+constexpr size_t kImages = 3;
+
+DecodePlan decodePlan(double frequency)
+{
+    const int64_t periodUs = tuning(
+        "SIGHTLINE_SAMPLER_PERIOD_US", std::clamp<int64_t>(int64_t(1e6 * 300 / frequency), 2000, 50000));
+    const size_t perPeriod = size_t(frequency * double(periodUs) * 1e-6);
+    const size_t samples = std::clamp<size_t>(std::bit_ceil(6 * perPeriod + 1), 256, 4096);
+    return {std::chrono::microseconds(periodUs),
+        size_t(tuning("SIGHTLINE_SAMPLER_IMAGE_SAMPLES", long(samples)))};
+}
+
 // Samples one device until g_stop; `started` is called once sampling runs or has failed.
 void sampleDevice(const Options& o, const CudaDriver& cuda, const Cupti& cupti, int ordinal,
     const MetricSet& set, const std::function<void()>& started)
@@ -137,18 +176,15 @@ void sampleDevice(const Options& o, const CudaDriver& cuda, const Cupti& cupti, 
     if (cuda.primaryContextRetain(&context, device) == 0) cuda.contextSetCurrent(context);
 
     // A quarter of the cores evaluate samples (up to 8): 10 kHz of ten metrics needs about one.
-    PmSession session(cupti, ordinal, set, std::clamp(std::thread::hardware_concurrency() / 4, 1u, 8u));
+    PmSession session(cupti, ordinal, set,
+        unsigned(tuning(
+            "SIGHTLINE_SAMPLER_THREADS", std::clamp(std::thread::hardware_concurrency() / 4, 1u, 8u))));
     const uint64_t intervalNs = uint64_t(1e9 / o.frequency);
-    // The counter data image holds kMaxSamples. It should never fill: samples decoded after it
-    // did came with one stale timestamp (H100, H200), which the recorder can only mend by their
-    // count (metrics_recorder.h). So decoding starts every period, as soon as the last one is
-    // done, an eighth of the image apart. (A 1024-sample image lost more on the H200, where a
-    // decode of the general set costs about 100 us per sample when it falls behind.)
-    constexpr size_t kMaxSamples = 4096;
-    const auto decodePeriod = std::chrono::microseconds(
-        std::clamp<int64_t>(int64_t(1e6 * double(kMaxSamples) / 8 / o.frequency), 2000, 50000));
+    const DecodePlan plan = decodePlan(o.frequency);
+    const size_t bufferBytes
+        = size_t(tuning("SIGHTLINE_SAMPLER_BUFFER_MB", PmSession::kDefaultHardwareBufferBytes >> 20)) << 20;
     const int64_t began = monotonicNs();
-    const Status running = session.start(intervalNs, kMaxSamples);
+    const Status running = session.start(intervalNs, plan.imageSamples, kImages, bufferBytes);
     recorder.device(ordinal, name, uuidText(uuid), session.chip());
     started();
     if (!running) {
@@ -165,41 +201,41 @@ void sampleDevice(const Options& o, const CudaDriver& cuda, const Cupti& cupti, 
                 + " chip did not take " + list
                 + " in one pass with the rest; the series built on them are left out.");
     }
+    SamplerTrace trace(ordinal);
+    trace.session(session.counterDataBytes(), plan.imageSamples, session.metricSet().metrics, bufferBytes);
+    DecodePipeline pipeline(
+        kImages,
+        [&](DecodedBatch& batch) -> Status {
+            const Result<int64_t> took = session.evaluate(batch.image, batch.samples);
+            if (!took) return Status::failure(took.error());
+            trace.evaluated(monotonicNs(), batch, took.value());
+            return {};
+        },
+        [&](DecodedBatch& batch) {
+            // A sample cannot have ended after its decode, nor begun before the sampler started.
+            recorder.samples(batch.samples, batch.gpuToMonotonic, began - 1'000'000'000, batch.latest);
+        });
     uint64_t overflows = 0, restarts = 0;
     std::string failure;
-    std::vector<RawSample> raw;
-    // SIGHTLINE_SAMPLER_TRACE=DIR: every decode and raw sample, for diagnosing lost samples.
-    std::FILE* trace = nullptr;
-    if (const char* dir = std::getenv("SIGHTLINE_SAMPLER_TRACE"); dir && *dir)
-        trace = std::fopen(
-            (std::string(dir) + "/sampler-trace-" + std::to_string(ordinal) + ".txt").c_str(), "w");
     // One decode round: until the counter data image stops filling up.
-    auto drain = [&] {
+    auto decodeRound = [&] {
         for (;;) {
-            raw.clear();
+            DecodedBatch batch;
+            batch.image = pipeline.acquire();
             const int64_t before = monotonicNs();
-            const Result<DecodeResult> decoded = session.decode(raw);
+            const Result<DecodeResult> decoded = session.decode(batch.image, batch.samples);
+            batch.gpuToMonotonic = gpuToMonotonic(cupti);
+            batch.latest = monotonicNs() + 100'000'000;
+            if (decoded) trace.decoded(before, monotonicNs(), batch, decoded.value());
+            pipeline.submit(std::move(batch)); // a failed decode's image comes back all the same
             if (!decoded) {
                 failure = decoded.error();
                 return;
             }
-            const int64_t offset = gpuToMonotonic(cupti);
-            if (trace) {
-                std::fprintf(trace, "D %lld %lld %zu %d %d %d %lld %lld %lld\n",
-                    static_cast<long long>(before), static_cast<long long>(monotonicNs()), raw.size(),
-                    int(decoded->more), int(decoded->overflow), int(decoded->mustRestart),
-                    static_cast<long long>(decoded->decodeNs), static_cast<long long>(decoded->evaluateNs),
-                    static_cast<long long>(offset));
-                for (const RawSample& sample : raw)
-                    std::fprintf(trace, "S %llu %llu %.1f\n", static_cast<unsigned long long>(sample.start),
-                        static_cast<unsigned long long>(sample.end),
-                        sample.values.empty() ? 0.0 : sample.values[0]);
-            }
-            // A sample cannot have ended after now, nor begun before the sampler started.
-            recorder.samples(raw, offset, began - 1'000'000'000, monotonicNs() + 100'000'000);
             overflows += decoded->overflow ? 1 : 0;
             if (decoded->mustRestart) {
                 ++restarts;
+                pipeline.drain(); // nothing evaluates while the session starts again
                 if (Status again = session.restart(); !again) failure = again.error();
                 recorder.restarted();
                 return;
@@ -208,15 +244,16 @@ void sampleDevice(const Options& o, const CudaDriver& cuda, const Cupti& cupti, 
         }
     };
     auto next = std::chrono::steady_clock::now();
-    while (!g_stop && failure.empty()) {
-        next += decodePeriod;
+    while (!g_stop && failure.empty() && pipeline.failure().empty()) {
+        next += plan.period;
         std::this_thread::sleep_until(next);
-        drain();
-        next = std::max(next, std::chrono::steady_clock::now() - decodePeriod);
+        decodeRound();
+        next = std::max(next, std::chrono::steady_clock::now() - plan.period);
     }
     session.stop();
-    if (failure.empty()) drain();
-    if (trace) std::fclose(trace);
+    if (failure.empty()) decodeRound();
+    pipeline.drain();
+    if (failure.empty()) failure = pipeline.failure();
     if (!failure.empty()) recorder.diagnostic(1, failure);
     if (overflows > 0)
         recorder.diagnostic(1,

@@ -27,11 +27,22 @@ MetricSet generalSet()
     MetricSet set;
     set.name = "general";
     set.summary = "SM, warp and tensor activity, DRAM and PCIe traffic, GPU activity (the default)";
-    set.metrics = {"sm__cycles_active.avg.pct_of_peak_sustained_elapsed",
+    // On an H200 under an FMA loop at 10 kHz the plain forms made 34.6 KiB of counter data a
+    // sample and cost 61-100 us each to decode; these forms make 25.7 KiB and cost 33.5 us, with
+    // the same values (SMs Active 99.6 in the loop, DRAM Bandwidth 80.7% in a copy, Tensor
+    // Active 93.7% in a GEMM). The warps metric has no TriageCompute form of the same meaning:
+    // tpc__warps_active_realtime read 4% where the copy kernel's warps filled 95%.
+    set.metrics = {"TPC.TriageCompute.sm__cycles_active.avg.pct_of_peak_sustained_elapsed"
+                   "|sm__cycles_active.avg.pct_of_peak_sustained_elapsed",
         "sm__warps_active.avg.pct_of_peak_sustained_active",
-        "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed",
-        "dram__throughput.avg.pct_of_peak_sustained_elapsed", "dram__bytes_read.sum", "dram__bytes_write.sum",
-        "pcie__read_bytes.sum", "pcie__write_bytes.sum", "gr__cycles_active.sum", "gr__cycles_elapsed.max"};
+        "TPC.TriageCompute.sm__pipe_tensor_cycles_active_realtime.avg.pct_of_peak_sustained_elapsed"
+        "|sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed",
+        "FBSP.TriageCompute.dramc__throughput.avg.pct_of_peak_sustained_elapsed"
+        "|dram__throughput.avg.pct_of_peak_sustained_elapsed",
+        "dram__bytes_read.sum", "dram__bytes_write.sum",
+        "PCI.TriageCompute.pcie__read_bytes.sum|pcie__read_bytes.sum",
+        "PCI.TriageCompute.pcie__write_bytes.sum|pcie__write_bytes.sum", "gr__cycles_active.sum",
+        "gr__cycles_elapsed.max"};
     set.series = {
         {gpu_metric::kSmsActive, "%",
             "share of the SMs' cycles in which they had at least one warp resident (sm__cycles_active)", 0.1,
@@ -96,6 +107,18 @@ MetricSet tensorSet()
 }
 
 } // namespace
+
+std::vector<std::string> metricForms(const std::string& metric)
+{
+    std::vector<std::string> forms;
+    size_t begin = 0;
+    for (;;) {
+        const size_t bar = metric.find('|', begin);
+        forms.push_back(metric.substr(begin, bar == std::string::npos ? std::string::npos : bar - begin));
+        if (bar == std::string::npos) return forms;
+        begin = bar + 1;
+    }
+}
 
 const std::vector<MetricSet>& metricSets()
 {

@@ -2,8 +2,12 @@
 // series the report shows, each derived from one or two of those metrics for every sample.
 //
 // A set names CUPTI metrics that fit in one pass (PM sampling refuses more), chosen from those
-// measured on GH100 (see ../shared/reference/hardware-sampling.md). Where a chip refuses some of
-// them, restrictTo() keeps the series whose metrics remain, and the sampler says which went.
+// measured on GH100 (see ../shared/reference/hardware-sampling.md). A metric may name several
+// forms, cheapest first ("A|B"): the session samples the first one the chip accepts. CUPTI's
+// decoding of a sample costs about 2 us plus some per raw counter the forms need, and the
+// chips' own "TriageCompute" counters, made for sampling, need fewer. Where a chip refuses every
+// form of some metrics, restrictTo() keeps the series whose metrics remain, and the sampler says
+// which went.
 #pragma once
 
 #include <span>
@@ -35,9 +39,12 @@ struct MetricSet
 {
     std::string name; // "--gpu-metrics-set" value
     std::string summary;
-    std::vector<std::string> metrics; // CUPTI metric names
+    std::vector<std::string> metrics; // CUPTI metric names, or forms of one ("A|B")
     std::vector<SeriesDefinition> series;
 };
+
+// The forms of one of MetricSet::metrics, in order of preference.
+std::vector<std::string> metricForms(const std::string& metric);
 
 const std::vector<MetricSet>& metricSets();
 const MetricSet& defaultMetricSet();

@@ -128,8 +128,14 @@ Status PmSession::configure()
     if (const CUptiResult r = m_cupti.counterAvailability(&available); r != CUPTI_SUCCESS)
         return failure("reading counter availability", r);
 
-    // Metrics the chip refuses go, each tried alone; then series go from the end until the
-    // rest fits one pass.
+    // Each metric in the first form the chip accepts; metrics it refuses in every form go, each
+    // tried alone; then series go from the end until the rest fits one pass.
+    for (std::string& metric : m_set.metrics) {
+        const std::vector<std::string> forms = metricForms(metric);
+        const auto accepted = std::find_if(
+            forms.begin(), forms.end(), [&](const std::string& form) { return hostAccepts({form}); });
+        metric = accepted != forms.end() ? *accepted : forms.back();
+    }
     if (!hostAccepts(m_set.metrics)) {
         std::vector<bool> accepted(m_set.metrics.size());
         for (size_t i = 0; i < m_set.metrics.size(); ++i) {

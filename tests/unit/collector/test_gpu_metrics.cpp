@@ -229,3 +229,26 @@ TEST_CASE("the GPU metrics options are checked before anything runs")
         CHECK(run.err.find("does not accept") != std::string::npos);
     }
 }
+
+TEST_CASE("a set's metric names its forms cheapest first, each a whole CUPTI metric name")
+{
+    CHECK(sampler::metricForms("dram__bytes_read.sum") == std::vector<std::string> {"dram__bytes_read.sum"});
+    CHECK(sampler::metricForms("PCI.TriageCompute.pcie__read_bytes.sum|pcie__read_bytes.sum")
+        == std::vector<std::string> {"PCI.TriageCompute.pcie__read_bytes.sum", "pcie__read_bytes.sum"});
+    for (const sampler::MetricSet& set : sampler::metricSets())
+        for (const std::string& metric : set.metrics)
+            for (const std::string& form : sampler::metricForms(metric)) {
+                INFO(set.name << ": " << metric);
+                CHECK_FALSE(form.empty());
+                CHECK(form.find_first_of(" ,") == std::string::npos);
+                // A form is a base metric with a rollup ("sm__cycles_active.avg.pct_of_...").
+                CHECK(form.find("__") != std::string::npos);
+                CHECK(form.find('.', form.find("__")) != std::string::npos);
+            }
+    // Where a chip lacks the TriageCompute counters, every series of the general set still has
+    // a plain form to fall back on.
+    for (const std::string& metric : sampler::defaultMetricSet().metrics) {
+        INFO(metric);
+        CHECK(sampler::metricForms(metric).back().find("TriageCompute") == std::string::npos);
+    }
+}

@@ -76,6 +76,7 @@ profile_run() {
     shift
     "${profile[@]}" -f -o "$out/reports/$name.rep" "${options[@]}" "$@" > "$out/logs/$name.txt" 2>&1
     local status=$?
+    date +%s%N > "$out/logs/$name.done-ns"  # when 'Generated:' was printed
     "$sightline" export --type sqlite -f -o "$out/reports/$name.sqlite" "$out/reports/$name.rep" \
         >> "$out/logs/$name.txt" 2>&1 || say "FAIL $name: export to SQLite (see logs/$name.txt)"
     return $status
@@ -155,9 +156,24 @@ if runs metrics; then
             "$out/bin/gpu_metrics" "$out/reports/gm-100k.json" \
             || say "FAIL gm-100k: the program failed (see logs/gm-100k.txt)"
         check_metrics gm-100k spacing 100000
-        profile_run gm-long -t cuda,nvtx "${metrics[@]}" -- "$out/bin/gpu_metrics" "$out/reports/gm-long.json" --seconds 60 \
-            || say "FAIL gm-long: the program failed (see logs/gm-long.txt)"
+        # The target notes when it exits: from then to 'Generated:' is the processing time.
+        profile_run gm-long -t cuda,nvtx "${metrics[@]}" -- \
+            sh -c '"$0" "$1" --seconds 60 && date +%s%N > "$2"' "$out/bin/gpu_metrics" "$out/reports/gm-long.json" \
+            "$out/logs/gm-long.exit-ns" || say "FAIL gm-long: the program failed (see logs/gm-long.txt)"
         check_metrics gm-long long 10000
+        python3 - "$out/reports/gm-long.rep" "$out/logs/gm-long.exit-ns" "$out/logs/gm-long.done-ns" <<'EOF' | tee -a "$results"
+import os, sys
+report, exit_file, done_file = sys.argv[1:4]
+try:
+    exited, done = (int(open(f).read()) for f in (exit_file, done_file))
+except (OSError, ValueError) as error:
+    print(f"FAIL gpu metrics long: no exit or end time to measure with ({error})")
+    sys.exit()
+rate = os.path.getsize(report) / 60.0 / 1000
+print(f"{'PASS' if rate <= 100 else 'FAIL'} gpu metrics long: the whole report grew {rate:.1f} KB per second of "
+      f"10 kHz sampling, tracing included (target <= 100 KB/s for the metrics alone)")
+print(f"gpu metrics long: 'Generated:' {(done - exited) / 1e9:.2f} s after the 60 s target exited")
+EOF
         # A GPU another sampler holds refuses its counters: the second profile records the rest
         # and says why (CUPTI_ERROR_HARDWARE_BUSY, measured on the H100 and H200 machines).
         "${profile[@]}" -q -f -o "$out/reports/gm-holder.rep" -t cuda "${metrics[@]}" -- \

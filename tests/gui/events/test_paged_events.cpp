@@ -39,7 +39,7 @@ const PagedFixture& fixture()
         gen::GeneratorOptions options;
         options.events = 150000;
         PagedFixture made;
-        made.path = (test::scratchDir("paged-events") / "paged.rep").string();
+        made.path = (test::processScratchDir("paged-events") / "paged.rep").string();
         WriteOptions write;
         write.eventsPerChunk = 4096;
         REQUIRE(writeReport(gen::generateTrace(options), made.path, write).ok());

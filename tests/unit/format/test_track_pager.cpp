@@ -32,7 +32,7 @@ const PagedReport& pagedReport()
         options.events = 60000;
         const Trace trace = gen::generateTrace(options);
         PagedReport r;
-        r.path = (test::scratchDir("track-pager") / "paged.rep").string();
+        r.path = (test::processScratchDir("track-pager") / "paged.rep").string();
         WriteOptions write;
         write.eventsPerChunk = 1000;
         REQUIRE(writeReport(trace, r.path, write).ok());

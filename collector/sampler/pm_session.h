@@ -1,10 +1,12 @@
 // One GPU's PM sampling session (CUPTI PM sampling, CUDA 12.6+): configures the metric set
-// (dropping metrics the chip refuses, one pass only), starts sampling at a fixed GPU time
-// interval, and decodes the samples completed since the last decode into one of a few counter
-// data images of `maxSamples` samples each. Evaluating an image's samples into metric values
-// empties it for reuse, and may run on another thread while the next decode goes on
-// (decode_pipeline.h), so memory stays flat however long the run; decode often enough that the
-// hardware buffer never fills (the sampler does so every 300 sampling intervals, 2 to 50 ms).
+// (each metric in the first of its forms the chip accepts, metric_sets.h; dropping metrics the
+// chip refuses in every form, and series until the rest fits one pass), starts sampling at a
+// fixed GPU time interval, and decodes the samples completed since the last decode into one of
+// a few counter data images of `maxSamples` samples each. Evaluating an image's samples into
+// metric values empties it for reuse, and may run on another thread while the next decode goes
+// on (decode_pipeline.h), so memory stays flat however long the run; decode often enough that
+// the hardware buffer never fills (the sampler does so every 300 sampling intervals, 2 to
+// 50 ms).
 //
 // Errors come back as sentences saying which device, why, and what to do; the common refusals
 // (counters restricted to administrators, a device another profiler holds, unsupported

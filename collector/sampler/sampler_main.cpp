@@ -226,8 +226,11 @@ void sampleDevice(const Options& o, const CudaDriver& cuda, const Cupti& cupti, 
             const Result<DecodeResult> decoded = session.decode(batch.image, batch.samples);
             batch.gpuToMonotonic = gpuToMonotonic(cupti);
             batch.latest = monotonicNs() + 100'000'000;
-            if (decoded) trace.decoded(before, monotonicNs(), batch, decoded.value());
-            pipeline.submit(std::move(batch)); // a failed decode's image comes back all the same
+            if (decoded)
+                trace.decoded(before, monotonicNs(), batch, decoded.value());
+            else
+                batch.samples.clear(); // nothing of a failed decode is recorded
+            pipeline.submit(std::move(batch)); // its image comes back all the same
             if (!decoded) {
                 failure = decoded.error();
                 return;

@@ -132,6 +132,7 @@ Status PmSession::configure()
     // tried alone; then series go from the end until the rest fits one pass.
     for (std::string& metric : m_set.metrics) {
         const std::vector<std::string> forms = metricForms(metric);
+        if (forms.size() == 1) continue; // tried with the rest below: one host set-up fewer
         const auto accepted = std::find_if(
             forms.begin(), forms.end(), [&](const std::string& form) { return hostAccepts({form}); });
         metric = accepted != forms.end() ? *accepted : forms.back();

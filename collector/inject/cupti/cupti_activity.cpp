@@ -1,37 +1,20 @@
-// CUPTI activity: the buffers CUPTI fills, their decoding into spool records, dropped-record
-// counts, and the flush hook the writer calls every ~100 ms (and once, forced, at exit).
+// CUPTI activity: the buffers CUPTI fills (activity_buffers.h), their decoding into spool records,
+// dropped-record counts, and the flush hook the writer calls every ~100 ms (and once, forced, at exit).
 // bufferCompleted runs on CUPTI's thread or on whichever thread flushes; it appends to that
 // thread's own buffer like any producer. No lock is held while calling into CUPTI.
 #include "collector/inject/clock.h"
+#include "collector/inject/cupti/activity_buffers.h"
 #include "collector/inject/cupti/cupti_session.h"
 #include "collector/inject/interned_strings.h"
 #include "collector/inject/records.h"
 
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <string>
 
 namespace sightline::inject::cupti {
 
 namespace {
-
-constexpr size_t kActivityBufferBytes = 8u << 20;
-constexpr size_t kPooledBuffers = 8;
-
-// Finished buffers are kept for reuse: CUPTI asks for one every few MB of records.
-struct BufferPool
-{
-    std::mutex lock;
-    uint8_t* free[kPooledBuffers] = {};
-    size_t count = 0;
-};
-
-BufferPool& pool()
-{
-    static BufferPool* instance = new BufferPool;
-    return *instance;
-}
 
 class ProcessEnvironment final : public DecodeEnvironment
 {
@@ -68,30 +51,9 @@ void emitLoss(spool::LossKind kind, uint64_t count)
 
 void CUPTIAPI bufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords)
 {
-    BufferPool& p = pool();
-    uint8_t* reused = nullptr;
-    {
-        std::lock_guard<std::mutex> guard(p.lock);
-        if (p.count > 0) reused = p.free[--p.count];
-    }
-    void* fresh = nullptr;
-    if (!reused && posix_memalign(&fresh, 8, kActivityBufferBytes) != 0) fresh = nullptr;
-    *buffer = reused ? reused : static_cast<uint8_t*>(fresh);
+    *buffer = takeActivityBuffer();
     *size = *buffer ? kActivityBufferBytes : 0;
     *maxNumRecords = 0;
-}
-
-void releaseBuffer(uint8_t* buffer)
-{
-    BufferPool& p = pool();
-    {
-        std::lock_guard<std::mutex> guard(p.lock);
-        if (p.count < kPooledBuffers) {
-            p.free[p.count++] = buffer;
-            return;
-        }
-    }
-    free(buffer);
 }
 
 void CUPTIAPI bufferCompleted(CUcontext context, uint32_t streamId, uint8_t* buffer, size_t, size_t validSize)
@@ -116,7 +78,7 @@ void CUPTIAPI bufferCompleted(CUcontext context, uint32_t streamId, uint8_t* buf
     if (s.api.getNumDroppedRecords(context, streamId, &dropped) == CUPTI_SUCCESS)
         emitLoss(spool::LossKind::CuptiDroppedRecords, dropped);
     emitLoss(spool::LossKind::CuptiZeroTimestamps, noTimestamps);
-    releaseBuffer(buffer);
+    returnActivityBuffer(buffer, validSize);
 }
 
 uint64_t CUPTIAPI monotonicTimestampValue()
@@ -153,6 +115,7 @@ bool registerActivityBuffers(CuptiState& s)
     if (s.api.registerTimestampCallback && !calibrateOnly)
         s.ourClock = s.api.registerTimestampCallback(&monotonicTimestampValue) == CUPTI_SUCCESS;
     if (!s.ourClock) calibrateOffset(s);
+    prepareActivityBuffers(s);
     const CUptiResult result = s.api.registerCallbacks(&bufferRequested, &bufferCompleted);
     if (result != CUPTI_SUCCESS) {
         reportDiagnostic(spool::Severity::Error,

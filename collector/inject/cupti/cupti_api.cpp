@@ -71,6 +71,7 @@ bool loadCupti(CuptiApi& api, char* error, size_t errorBytes)
     bind(api.library, api.getResultString, "cuptiGetResultString");
     bind(api.library, api.enableRuntimeApi, "cuptiActivityEnableRuntimeApi");
     bind(api.library, api.enableDriverApi, "cuptiActivityEnableDriverApi");
+    bind(api.library, api.activitySetAttribute, "cuptiActivitySetAttribute");
     const bool complete = api.getVersion && api.subscribe && api.enableCallback && api.activityEnable
         && api.activityDisable && api.registerCallbacks && api.flushAll && api.getNextRecord
         && api.getNumDroppedRecords && api.setThreadIdType && api.getTimestamp && api.getCallbackName;

@@ -32,6 +32,7 @@ struct CuptiApi
     decltype(&cuptiGetResultString) getResultString = nullptr;
     decltype(&cuptiActivityEnableRuntimeApi) enableRuntimeApi = nullptr; // optional (12.5+)
     decltype(&cuptiActivityEnableDriverApi) enableDriverApi = nullptr; // optional (12.5+)
+    decltype(&cuptiActivitySetAttribute) activitySetAttribute = nullptr; // optional
 };
 
 // Fills `api`; false (with `error` set to a sentence fragment) when no usable CUPTI was found.

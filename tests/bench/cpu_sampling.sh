@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints what CPU sampling costs: the wall time a CPU-bound loop gains when `sightline profile`
-# samples it at 1 kHz (target <= 2%; median of runs alternating with and without sampling), and
+# samples it at 1 kHz (target <= 2%; medians of runs alternating with and without sampling, with their interval), and
 # how fast the samples are processed after the run (target >= 1M samples/s per core; the "cpu
 # samples" phase runs on one core). Usage: tests/bench/cpu_sampling.sh [BUILD_DIR] (default build);
 # CPU_TARGET names the test program (tests/unit/collector/cpu_target.cpp) when the build has no tests.
@@ -14,15 +14,15 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 seconds() { grep -o 'work-seconds [0-9.]*' | cut -d' ' -f2; }
-off=() on=()
+# Runs alternate with and without sampling; overhead_stats.py judges the medians (paired by
+# round) with their 95% interval: PASS, FAIL, or UNDECIDED when the noise is too wide to tell.
+: > "$work/runs.txt"
 for ((i = 0; i < runs; i++)); do
-    off+=("$("$sightline" profile -q -t none --sample=none --cpuctxsw=none -f -o "$work/off.rep" "$target" work "$rounds" 1 | seconds)")
-    on+=("$("$sightline" profile -q -t none --sample=process-tree --sampling-frequency=1000 -f -o "$work/on.rep" "$target" work "$rounds" 1 | seconds)")
+    echo "off $("$sightline" profile -q -t none --sample=none --cpuctxsw=none -f -o "$work/off.rep" "$target" work "$rounds" 1 | seconds)" >> "$work/runs.txt"
+    echo "on $("$sightline" profile -q -t none --sample=process-tree --sampling-frequency=1000 -f -o "$work/on.rep" "$target" work "$rounds" 1 | seconds)" >> "$work/runs.txt"
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-mOff=$(median "${off[@]}")
-mOn=$(median "${on[@]}")
-awk -v a="$mOff" -v b="$mOn" 'BEGIN { printf "sampling overhead at 1 kHz: %.2f%% (%.3f s without, %.3f s with; median of '"$runs"'; target <= 2%%)\n", (b - a) / a * 100, a, b }'
+echo "sampling overhead at 1 kHz (work seconds, $runs runs of each):"
+python3 "$(dirname "$0")/../gpu/overhead_stats.py" "$work/runs.txt" --reference off --unit s --target 'on<=2%' || true
 
 # Processing: samples from two threads at 10 kHz, at two lengths of run; the difference between
 # them is the cost per sample, apart from the fixed cost of loading symbols (ELF files, kallsyms).

@@ -2,24 +2,34 @@
 one-element tensor, ITERS times, timed from Python around the loop only (not start-up, not the
 profiler's post-processing).
 
-  --mode bare        plain (also the mode to run under `sightline profile`)
+  --mode bare        plain (also the mode to run under `sightline profile` or `nsys profile`)
   --mode torchprof   the loop inside torch.profiler with CPU and CUDA activities
 
-Prints one line: "us_per_iteration <value>".
+Prints "us_per_iteration <value>" (what overhead.sh reads), then the loop's tenths
+("tenths_us min median max": a run slowed in one stretch differs from one slowed throughout)
+and where the CPU time went, thread by thread (thread_usage.py).
 """
 import argparse
+import statistics
 import time
 
 import torch
 
+from thread_usage import ThreadUsage
+
 
 def loop(x, iterations):
+    """Microseconds per iteration of each tenth of the loop (the last one synchronizes)."""
+    tenths = []
     torch.cuda.synchronize()
-    start = time.perf_counter()
-    for _ in range(iterations):
-        x.add_(1.0)
-    torch.cuda.synchronize()
-    return (time.perf_counter() - start) / iterations * 1e6
+    for tenth in range(10):
+        start = time.perf_counter()
+        for _ in range(iterations // 10):
+            x.add_(1.0)
+        if tenth == 9:
+            torch.cuda.synchronize()
+        tenths.append((time.perf_counter() - start) / (iterations // 10) * 1e6)
+    return tenths
 
 
 def main():
@@ -29,13 +39,21 @@ def main():
     args = parser.parse_args()
     x = torch.zeros(1, device="cuda")
     loop(x, 2000)  # warm-up: context, kernels loaded, allocator settled
+
+    def measured():
+        usage = ThreadUsage()
+        tenths = loop(x, args.iters)
+        usage.report(sum(tenths) * args.iters / 10 / 1e6)
+        return tenths
+
     if args.mode == "bare":
-        us = loop(x, args.iters)
+        tenths = measured()
     else:
         activities = [torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]
         with torch.profiler.profile(activities=activities):
-            us = loop(x, args.iters)
-    print(f"us_per_iteration {us:.3f}")
+            tenths = measured()
+    print(f"us_per_iteration {statistics.fmean(tenths):.3f}")
+    print(f"tenths_us {min(tenths):.2f} {statistics.median(tenths):.2f} {max(tenths):.2f}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,21 @@
+# Sourced by the overhead benchmarks: runs configurations in interleaved rounds (every
+# configuration once per round, in order, so drift on the host hits all alike) and keeps each
+# run's whole output.
+#   run_rounds ROUNDS RUNS_FILE LOG_DIR RUNNER FIGURE CONFIG...
+# RUNNER CONFIG runs one configuration; FIGURE is the word before the figure in its output
+# ("us_per_iteration"). RUNS_FILE gets one "CONFIG VALUE" line per run (VALUE empty when the run
+# printed none), as overhead_stats.py reads it; LOG_DIR/CONFIG-ROUND.txt the run's output.
+run_rounds() {
+    local rounds=$1 runs_file=$2 logs=$3 runner=$4 figure=$5
+    shift 5
+    local round config log
+    mkdir -p "$logs"
+    : > "$runs_file"
+    for round in $(seq "$rounds"); do
+        for config in "$@"; do
+            log="$logs/$config-$round.txt"
+            "$runner" "$config" > "$log" 2>&1
+            echo "$config $(awk -v word="$figure" '$1 == word {print $2}' "$log" | tail -1)" >> "$runs_file"
+        done
+    done
+}

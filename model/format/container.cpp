@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 namespace sightline::rep {
 namespace {
@@ -91,11 +92,10 @@ std::string compress(std::string_view raw, int level)
 bool decompress(std::span<const unsigned char> compressed, size_t rawSize, std::string& out)
 {
     // The size a frame claims is believed only when the zstd frame states the same size and its
-    // bytes could hold that much: a zstd block of at most 128 KiB takes at least 4 bytes (an RLE
-    // block). A damaged or crafted claim is refused before anything is allocated for it.
-    constexpr uint64_t kMaxBytesPerCompressedByte = (128 << 10) / 4;
+    // bytes could hold that much. A damaged or crafted claim is refused before anything is
+    // allocated for it.
     if (ZSTD_getFrameContentSize(compressed.data(), compressed.size()) != rawSize
-        || rawSize > (uint64_t(compressed.size()) + 4) * kMaxBytesPerCompressedByte)
+        || rawSize > (uint64_t(compressed.size()) + 4) * kMaxRawBytesPerCompressedByte)
         return false;
     thread_local std::unique_ptr<ZSTD_DCtx, DecompressorFree> owner(ZSTD_createDCtx());
     ZSTD_DCtx* context = owner.get();
@@ -103,6 +103,44 @@ bool decompress(std::span<const unsigned char> compressed, size_t rawSize, std::
     const size_t n
         = ZSTD_decompressDCtx(context, out.data(), out.size(), compressed.data(), compressed.size());
     return !ZSTD_isError(n) && n == rawSize;
+}
+
+struct FrameStream::Context
+{
+    ZSTD_DStream* stream = ZSTD_createDStream();
+    ~Context() { ZSTD_freeDStream(stream); }
+};
+
+FrameStream::FrameStream(std::span<const unsigned char> compressed)
+    : m_compressed(compressed)
+    , m_context(std::make_unique<Context>())
+    , m_piece(ZSTD_DStreamOutSize())
+{
+    constexpr int kWindowLogMax = 24;
+    m_damaged = m_context->stream == nullptr || ZSTD_isError(ZSTD_initDStream(m_context->stream))
+        || ZSTD_isError(ZSTD_DCtx_setParameter(m_context->stream, ZSTD_d_windowLogMax, kWindowLogMax));
+}
+
+FrameStream::~FrameStream() = default;
+
+std::span<const char> FrameStream::next()
+{
+    while (!m_done && !m_damaged) {
+        ZSTD_inBuffer in {m_compressed.data(), m_compressed.size(), m_read};
+        ZSTD_outBuffer out {m_piece.data(), m_piece.size(), 0};
+        const size_t left = ZSTD_decompressStream(m_context->stream, &out, &in);
+        m_read = in.pos;
+        if (ZSTD_isError(left)) {
+            m_damaged = true;
+            m_tooLarge = ZSTD_getErrorCode(left) == ZSTD_error_frameParameter_windowTooLarge;
+            break;
+        }
+        m_done = left == 0;
+        // Input used up before the frame's end: it was cut short.
+        if (!m_done && out.pos == 0 && m_read == m_compressed.size()) m_damaged = true;
+        if (out.pos > 0) return {m_piece.data(), out.pos};
+    }
+    return {};
 }
 
 std::string damagedReport(const std::string& path, uint64_t offset, const std::string& what)

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -76,6 +77,36 @@ FrameHeader decodeFrameHeader(const unsigned char* p);
 // zstd with a content checksum. decompress returns false when the data is damaged.
 std::string compress(std::string_view raw, int level);
 bool decompress(std::span<const unsigned char> compressed, size_t rawSize, std::string& out);
+
+// The most raw bytes one compressed byte can stand for: a zstd block of at most 128 KiB takes
+// at least 4 bytes (an RLE block). What a frame's bytes can hold is bounded by it.
+constexpr uint64_t kMaxRawBytesPerCompressedByte = (128 << 10) / 4;
+
+// A zstd frame's raw bytes a piece at a time, holding one piece (128 KiB) and the frame's
+// window: for checking what a chunk claims before it is decompressed whole. A frame whose window
+// is over 16 MiB, which no report's writer makes (zstd levels up to 19 use 8 MiB at most), is
+// refused (tooLarge) rather than given the memory.
+class FrameStream
+{
+public:
+    explicit FrameStream(std::span<const unsigned char> compressed);
+    ~FrameStream();
+    FrameStream(const FrameStream&) = delete;
+    FrameStream& operator=(const FrameStream&) = delete;
+
+    // The next piece; empty at the end of the frame, or where the data is damaged (damaged()).
+    std::span<const char> next();
+    bool damaged() const { return m_damaged; }
+    bool tooLarge() const { return m_tooLarge; }
+
+private:
+    struct Context;
+    std::span<const unsigned char> m_compressed;
+    size_t m_read = 0;
+    std::unique_ptr<Context> m_context;
+    std::vector<char> m_piece;
+    bool m_done = false, m_damaged = false, m_tooLarge = false;
+};
 
 // The one sentence for a report damaged in the chunk at `offset`: `what` says how.
 std::string damagedReport(const std::string& path, uint64_t offset, const std::string& what);

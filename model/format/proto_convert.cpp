@@ -25,14 +25,18 @@ std::vector<std::string> strings(const google::protobuf::RepeatedPtrField<std::s
     return {list.begin(), list.end()};
 }
 
-// Appends `items` to `table` at `first`, which must be the table's current size.
+// Appends `items` to `table` at `first`, which may repeat the table's end but never leave a gap
+// after it: false, with nothing appended, for an increment that starts past the end (a count a
+// damaged file made up, which must not be allocated).
 template <class Model, class Proto, class Convert>
-void appendIncrement(std::vector<Model>& table, uint32_t first,
+bool appendIncrement(std::vector<Model>& table, uint32_t first,
     const google::protobuf::RepeatedPtrField<Proto>& items, Convert convert)
 {
-    if (first != table.size()) table.resize(first);
+    if (first > table.size()) return false;
+    table.resize(first);
     for (const auto& item : items)
         table.push_back(convert(item));
+    return true;
 }
 
 } // namespace
@@ -198,12 +202,13 @@ void toProto(const Trace& trace, Descriptors& out)
     }
 }
 
-void fromProto(const Descriptors& d, Trace& trace)
+bool fromProto(const Descriptors& d, Trace& trace)
 {
-    appendIncrement(trace.apiResults, d.api_results_first(), d.api_results(), [](const ApiResult& m) {
+    bool ok = true;
+    ok &= appendIncrement(trace.apiResults, d.api_results_first(), d.api_results(), [](const ApiResult& m) {
         return sightline::ApiResult {sightline::ApiClass(m.api_class()), m.return_code()};
     });
-    appendIncrement(
+    ok &= appendIncrement(
         trace.kernelLaunches, d.kernel_launches_first(), d.kernel_launches(), [](const KernelLaunch& m) {
             sightline::KernelLaunch k;
             k.shortName = StringId(m.short_name());
@@ -222,14 +227,14 @@ void fromProto(const Descriptors& d, Trace& trace)
             k.graphNodeId = m.graph_node_id();
             return k;
         });
-    appendIncrement(trace.memoryOps, d.memory_ops_first(), d.memory_ops(), [](const MemoryOp& m) {
+    ok &= appendIncrement(trace.memoryOps, d.memory_ops_first(), d.memory_ops(), [](const MemoryOp& m) {
         return sightline::MemoryOp {MemoryOpKind(m.kind()), CopyKind(m.copy_kind()), MemoryKind(m.src_kind()),
             MemoryKind(m.dst_kind()), m.memset_value(), DeviceId(m.src_device()), DeviceId(m.dst_device())};
     });
-    appendIncrement(trace.syncOps, d.sync_ops_first(), d.sync_ops(), [](const SyncOp& m) {
+    ok &= appendIncrement(trace.syncOps, d.sync_ops_first(), d.sync_ops(), [](const SyncOp& m) {
         return sightline::SyncOp {SyncType(m.type()), m.event_id()};
     });
-    appendIncrement(
+    ok &= appendIncrement(
         trace.nvtxAttributes, d.nvtx_attributes_first(), d.nvtx_attributes(), [](const NvtxAttributes& m) {
             sightline::NvtxAttributes a;
             a.style = NvtxStyle(m.style());
@@ -242,6 +247,7 @@ void fromProto(const Descriptors& d, Trace& trace)
             a.payload = m.payload();
             return a;
         });
+    return ok;
 }
 
 void toProto(const std::vector<sightline::Diagnostic>& diagnostics, Diagnostics& out)

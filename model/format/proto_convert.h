@@ -16,7 +16,9 @@ void toProto(const Trace& trace, Entities& out);
 void fromProto(const Entities& entities, Trace& trace);
 
 void toProto(const Trace& trace, Descriptors& out);
-void fromProto(const Descriptors& descriptors, Trace& trace);
+// False when an increment starts past the end of its table (the file is damaged); the tables
+// hold what the other increments added.
+bool fromProto(const Descriptors& descriptors, Trace& trace);
 
 void toProto(const std::vector<sightline::Diagnostic>& diagnostics, Diagnostics& out);
 void fromProto(const Diagnostics& diagnostics, std::vector<sightline::Diagnostic>& out);

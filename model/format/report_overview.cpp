@@ -97,7 +97,9 @@ Outcome readOverviewUnguarded(const std::string& path)
     std::optional<TimeRange> span;
     const auto visit = [&](const rep::Chunk& chunk, const rep::FrameRef& frame) -> Status {
         if (chunk.has_overview_descriptors()) {
-            rep::fromProto(chunk.overview_descriptors(), trace);
+            if (!rep::fromProto(chunk.overview_descriptors(), trace))
+                return Status::failure(
+                    rep::damagedReport(path, frame.offset, "a descriptor table increment is out of order"));
             return {};
         }
         if (!chunk.has_tracks()) return {};

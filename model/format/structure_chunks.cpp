@@ -2,9 +2,18 @@
 
 #include "model/format/proto_convert.h"
 
+#include <algorithm>
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream.h>
+#include <google/protobuf/wire_format_lite.h>
 #include <limits>
 
 namespace sightline::rep {
+namespace {
+
+constexpr uint64_t kMinBytesPerEvent = 3;
+
+} // namespace
 
 bool isBatch(ChunkKind kind)
 {
@@ -15,7 +24,6 @@ bool isBatch(ChunkKind kind)
 
 bool claimsFit(uint64_t events, uint64_t lanes, uint64_t tracks, uint64_t rawBytes)
 {
-    constexpr uint64_t kMinBytesPerEvent = 3;
     return events <= rawBytes / kMinBytesPerEvent && lanes <= events + tracks;
 }
 
@@ -167,6 +175,167 @@ Result<std::vector<MemoryUsageEvent>> memoryUsageFromProto(
     return events;
 }
 
+namespace {
+
+// A FrameStream as protobuf's input, so that a chunk's wire format is walked without holding it.
+class FrameInput final : public google::protobuf::io::ZeroCopyInputStream
+{
+public:
+    explicit FrameInput(FrameStream& stream)
+        : m_stream(stream)
+    { }
+
+    bool Next(const void** data, int* size) override
+    {
+        if (m_backedUp == 0) {
+            m_piece = m_stream.next();
+            if (m_piece.empty()) return false;
+            m_backedUp = int(m_piece.size());
+        }
+        *data = m_piece.data() + m_piece.size() - size_t(m_backedUp);
+        *size = m_backedUp;
+        m_count += m_backedUp;
+        m_backedUp = 0;
+        return true;
+    }
+    void BackUp(int count) override
+    {
+        m_backedUp = count;
+        m_count -= count;
+    }
+    bool Skip(int count) override
+    {
+        const void* data = nullptr;
+        int size = 0;
+        while (count > 0) {
+            if (!Next(&data, &size)) return false;
+            if (size > count) BackUp(size - count);
+            count -= std::min(size, count);
+        }
+        return true;
+    }
+    int64_t ByteCount() const override { return m_count; }
+
+private:
+    FrameStream& m_stream;
+    std::span<const char> m_piece;
+    int m_backedUp = 0; // the end of m_piece not yet handed out again
+    int64_t m_count = 0;
+};
+
+struct TrackListClaims
+{
+    uint64_t tracks = 0, lanes = 0;
+};
+
+// Counts the track descriptors and lane sizes of a Tracks chunk from its compressed bytes, a
+// piece at a time, without decoding it; none when `stream` finds the bytes damaged.
+std::optional<TrackListClaims> scanTrackList(FrameStream& stream)
+{
+    using google::protobuf::internal::WireFormatLite;
+    FrameInput input(stream);
+    google::protobuf::io::CodedInputStream coded(&input);
+    TrackListClaims claims;
+    bool failed = false;
+    // Walks the fields up to the current limit: `take(number, wireType)` reads those it wants
+    // (true); the others are skipped.
+    const auto walk = [&](auto&& take) {
+        for (uint32_t tag = coded.ReadTag(); tag != 0 && !failed; tag = coded.ReadTag())
+            if (!take(WireFormatLite::GetTagFieldNumber(tag), WireFormatLite::GetTagWireType(tag))
+                && !WireFormatLite::SkipField(&coded, tag))
+                failed = true;
+        failed = failed || !coded.ConsumedEntireMessage();
+    };
+    // A message in a length-delimited field, walked with `take`.
+    const auto nested = [&](auto&& take) {
+        uint32_t length = 0;
+        if (!coded.ReadVarint32(&length) || length > uint32_t(INT32_MAX)) {
+            failed = true;
+            return true;
+        }
+        const auto limit = coded.PushLimit(int(length));
+        walk(take);
+        coded.PopLimit(limit);
+        return true;
+    };
+    const auto laneSizes = [&](WireFormatLite::WireType type) {
+        if (type == WireFormatLite::WIRETYPE_VARINT) {
+            uint64_t value = 0;
+            failed = !coded.ReadVarint64(&value);
+            ++claims.lanes;
+            return true;
+        }
+        uint32_t length = 0;
+        if (type != WireFormatLite::WIRETYPE_LENGTH_DELIMITED || !coded.ReadVarint32(&length)) return false;
+        for (uint64_t left = length; left > 0 && !failed;) { // packed: one value per last byte
+            const void* data = nullptr;
+            int size = 0;
+            if (!coded.GetDirectBufferPointer(&data, &size)) {
+                failed = true;
+                break;
+            }
+            const auto* bytes = static_cast<const unsigned char*>(data);
+            const int take = int(std::min<uint64_t>(left, uint64_t(size)));
+            claims.lanes
+                += uint64_t(std::count_if(bytes, bytes + take, [](unsigned char b) { return b < 0x80; }));
+            coded.Skip(take);
+            left -= uint64_t(take);
+        }
+        return true;
+    };
+    const auto descriptor = [&](int number, WireFormatLite::WireType type) {
+        return number == TrackDescriptor::kLaneSizesFieldNumber && laneSizes(type);
+    };
+    const auto tracks = [&](int number, WireFormatLite::WireType type) {
+        if (number != Tracks::kTracksFieldNumber || type != WireFormatLite::WIRETYPE_LENGTH_DELIMITED)
+            return false;
+        ++claims.tracks;
+        return nested(descriptor);
+    };
+    const auto chunk = [&](int number, WireFormatLite::WireType type) {
+        return number == Chunk::kTracksFieldNumber && type == WireFormatLite::WIRETYPE_LENGTH_DELIMITED
+            && nested(tracks);
+    };
+    walk(chunk);
+    if (failed || stream.damaged()) return std::nullopt;
+    return claims;
+}
+
+// The most events the event batches of `index` can hold: what the footer lists of each batch
+// whose header was left unread, what the raw bytes of each other can hold, and never more than
+// the whole file's bytes can stand for.
+uint64_t eventsHeld(const FrameIndex& index, uint64_t fileBytes)
+{
+    uint64_t events = 0;
+    for (const FrameRef& frame : index.frames)
+        if (frame.header.kind == ChunkKind::Events)
+            events += frame.headerRead ? frame.header.rawSize / kMinBytesPerEvent : frame.count;
+    return std::min(events, fileBytes * kMaxRawBytesPerCompressedByte / kMinBytesPerEvent);
+}
+
+// Before a track list is decompressed: it may claim no more lanes than the events can fill,
+// one empty lane per track aside (the rule of claimsFit), which a few kilobytes of zstd could
+// otherwise make hundreds of millions of.
+Status checkTrackList(std::span<const unsigned char> file, const FrameIndex& index, const FrameRef& frame,
+    const std::string& path)
+{
+    FrameStream stream(framePayload(file, frame));
+    const std::optional<TrackListClaims> claims = scanTrackList(stream);
+    if (!claims)
+        return Status::failure(damagedReport(path, frame.offset,
+            stream.tooLarge() ? "its track list needs more memory to decompress than any report's does"
+                              : "a chunk fails its checksum"));
+    const uint64_t events = eventsHeld(index, file.size());
+    if (claims->lanes > events + claims->tracks)
+        return Status::failure(damagedReport(path, frame.offset,
+            "its track list claims " + std::to_string(claims->lanes) + " lanes in "
+                + std::to_string(claims->tracks) + " tracks, more than its " + std::to_string(events)
+                + " events can fill"));
+    return {};
+}
+
+} // namespace
+
 Result<StructureRead> readStructureChunks(std::span<const unsigned char> file, const FrameIndex& index,
     const std::string& path, Trace& trace, const std::function<Status(const Chunk&, const FrameRef&)>& visit)
 {
@@ -179,6 +348,9 @@ Result<StructureRead> readStructureChunks(std::span<const unsigned char> file, c
             ++read.skippedChunks;
             continue;
         }
+        if (frame.header.kind == ChunkKind::Tracks)
+            if (Status fits = checkTrackList(file, index, frame, path); !fits)
+                return Result<StructureRead>::failure(fits.error());
         Chunk chunk;
         if (!decompress(framePayload(file, frame), frame.header.rawSize, scratch)
             || !chunk.ParseFromString(scratch))
@@ -204,7 +376,9 @@ Result<StructureRead> readStructureChunks(std::span<const unsigned char> file, c
             fromProto(chunk.entities(), trace);
             break;
         case ChunkKind::Descriptors:
-            fromProto(chunk.descriptors(), trace);
+            if (!fromProto(chunk.descriptors(), trace))
+                return Result<StructureRead>::failure(
+                    damagedReport(path, frame.offset, "a descriptor table increment is out of order"));
             break;
         case ChunkKind::Diagnostics:
             fromProto(chunk.diagnostics(), trace.diagnostics);

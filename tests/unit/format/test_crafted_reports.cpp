@@ -10,8 +10,10 @@
 #include "model/format/frame_index.h"
 #include "model/format/report.pb.h"
 #include "model/format/report_io.h"
+#include "model/format/report_outline.h"
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <fstream>
 
 using namespace sightline;
@@ -34,6 +36,68 @@ std::string goodReport(const std::filesystem::path& dir)
     w.eventsPerChunk = 500;
     REQUIRE(writeReport(test::randomTrace({}), path, w).ok());
     return test::readFileBytes(path);
+}
+
+void appendVarint(std::string& out, uint64_t value)
+{
+    for (; value >= 0x80; value >>= 7)
+        out.push_back(char(0x80 | (value & 0x7f)));
+    out.push_back(char(value));
+}
+
+void appendLe(std::string& out, uint64_t value, int bytes)
+{
+    for (int i = 0; i < bytes; ++i)
+        out.push_back(char((value >> (8 * i)) & 0xff));
+}
+
+// A zstd frame, made by hand, of `prefix` followed by `zeros` zero bytes: a raw block, then
+// RLE blocks of 128 KiB of zeros at 4 bytes each, so a few kilobytes claim hundreds of
+// megabytes, as a hostile file can. No checksum: zstd does not require one. A single-segment
+// frame's window is its whole content; otherwise it is 128 KiB.
+std::string zstdFrameOfZeros(const std::string& prefix, uint64_t zeros, bool singleSegment)
+{
+    REQUIRE(prefix.size() < (128u << 10));
+    std::string frame;
+    appendLe(frame, 0xFD2FB528u, 4); // magic
+    // An 8-byte content size, no checksum; without a single segment, a window of 2^(10 + 7).
+    frame.push_back(char(singleSegment ? 0xE0 : 0xC0));
+    if (!singleSegment) frame.push_back(char(7 << 3));
+    appendLe(frame, prefix.size() + zeros, 8);
+    const auto block = [&](bool last, uint32_t type, uint64_t size) {
+        appendLe(frame, uint64_t(last) | type << 1 | size << 3, 3);
+    };
+    block(zeros == 0, 0, prefix.size());
+    frame += prefix;
+    for (uint64_t left = zeros; left > 0;) {
+        const uint64_t size = std::min<uint64_t>(left, 128u << 10);
+        left -= size;
+        block(left == 0, 1, size);
+        frame.push_back('\0');
+    }
+    return frame;
+}
+
+// The seconds and the peak resident kilobytes `open` adds.
+template <class Open> std::pair<double, long> cost(Open open)
+{
+    const long before = test::peakResidentKilobytes();
+    const auto start = std::chrono::steady_clock::now();
+    open();
+    const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+    return {seconds.count(), test::peakResidentKilobytes() - before};
+}
+
+// The outline `sightline info` prints must refuse `bytes` too; its sentence is returned.
+std::string outlineRefusal(
+    const std::filesystem::path& dir, const std::string& name, const std::string& bytes)
+{
+    const std::string path = (dir / name).string();
+    test::writeFileBytes(path, bytes);
+    const Result<std::optional<ReportOutline>> outline = readReportOutline(path);
+    REQUIRE_FALSE(outline);
+    CHECK_THAT(outline.error(), Catch::Contains(path));
+    return outline.error();
 }
 
 } // namespace
@@ -193,4 +257,60 @@ TEST_CASE("chunks of a kind added by a newer writer are skipped with a diagnosti
     CHECK(opened->eventCount() == test::randomTrace({}).eventCount());
     REQUIRE_FALSE(opened->diagnostics.empty());
     CHECK_THAT(opened->diagnostics.back().text, Catch::Contains("newer version"));
+}
+
+TEST_CASE("a descriptor table claiming 2^28 entries before its first is refused without allocating them")
+{
+    const auto dir = test::scratchDir("crafted-8");
+    Chunks report = splitReport(goodReport(dir));
+    firstChunk(report, ChunkKind::Descriptors).mutable_descriptors()->set_sync_ops_first(1u << 28);
+    const std::string bytes = joinReport(report);
+    const auto [seconds, kilobytes] = cost([&] {
+        CHECK_THAT(refusal(dir, "descriptors.rep", bytes), Catch::Contains("descriptor table"));
+        CHECK_THAT(outlineRefusal(dir, "descriptors-info.rep", bytes), Catch::Contains("descriptor table"));
+    });
+    INFO(seconds << " s, " << kilobytes << " KB more at the peak");
+    CHECK(seconds < 1.0);
+    CHECK(kilobytes < 256 * 1024);
+}
+
+TEST_CASE("a track list of 2*10^8 empty lanes in a few kilobytes is refused before it is decompressed")
+{
+    const auto dir = test::scratchDir("crafted-9");
+    Chunks report = splitReport(goodReport(dir));
+    // The track list as written, and one more track of 2*10^8 lanes of size 0 (packed zeros).
+    constexpr uint64_t kLanes = 200'000'000;
+    size_t index = 0;
+    while (report.chunks[index].first != ChunkKind::Tracks)
+        ++index;
+    const size_t goodBytes = joinReport(report).size();
+    std::string tracks = report.chunks[index].second.tracks().SerializeAsString();
+    std::string lanes; // the descriptor up to its lane sizes
+    lanes.push_back(char(rep::TrackDescriptor::kLaneSizesFieldNumber << 3 | 2));
+    appendVarint(lanes, kLanes);
+    tracks.push_back(char(rep::Tracks::kTracksFieldNumber << 3 | 2));
+    appendVarint(tracks, lanes.size() + kLanes);
+    tracks += lanes;
+    std::string prefix(1, char(rep::Chunk::kTracksFieldNumber << 3 | 2));
+    appendVarint(prefix, tracks.size() + kLanes);
+    prefix += tracks;
+    // As a writer's zstd frames are (a small window), the lanes are counted and refused; as one
+    // segment, whose window is all 200 MB, the frame is refused unread.
+    for (const bool singleSegment : {false, true}) {
+        const std::string payload = zstdFrameOfZeros(prefix, kLanes, singleSegment);
+        report.rawFrames[index] = rep::encodeFrameHeader({uint32_t(payload.size()),
+                                      uint32_t(prefix.size() + kLanes), ChunkKind::Tracks})
+            + payload;
+        const std::string bytes = joinReport(report);
+        CHECK(bytes.size() < goodBytes + 8 * 1024); // 200 MB of lane sizes in 8 KB
+        const std::string why = singleSegment ? "more memory to decompress" : "claims 200000";
+        const auto [seconds, kilobytes] = cost([&] {
+            CHECK_THAT(refusal(dir, "lanes.rep", bytes), Catch::Contains(why));
+            CHECK_THAT(outlineRefusal(dir, "lanes-info.rep", bytes), Catch::Contains(why));
+        });
+        INFO((singleSegment ? "one segment: " : "windowed: ")
+            << seconds << " s, " << kilobytes << " KB more at the peak");
+        CHECK(seconds < 1.0);
+        CHECK(kilobytes < 256 * 1024);
+    }
 }

@@ -39,7 +39,8 @@ std::string joinReport(const ReportChunks& report, const std::function<void(rep:
 {
     std::string out = report.preamble;
     rep::Footer footer;
-    for (const auto& [kind, chunk] : report.chunks) {
+    for (size_t i = 0; i < report.chunks.size(); ++i) {
+        const auto& [kind, chunk] = report.chunks[i];
         auto* entry = footer.add_chunks();
         entry->set_offset(out.size());
         entry->set_kind(uint32_t(kind));
@@ -50,7 +51,10 @@ std::string joinReport(const ReportChunks& report, const std::function<void(rep:
             entry->set_first_index(chunk.events().first_index());
             entry->set_count(chunk.events().count());
         }
-        appendFrame(out, kind, chunk);
+        if (const auto raw = report.rawFrames.find(i); raw != report.rawFrames.end())
+            out += raw->second;
+        else
+            appendFrame(out, kind, chunk);
     }
     if (editFooter) editFooter(footer);
     const uint64_t footerOffset = out.size();

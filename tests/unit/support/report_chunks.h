@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +19,9 @@ struct ReportChunks
 {
     std::string preamble;
     std::vector<std::pair<rep::ChunkKind, rep::Chunk>> chunks; // footer excluded
+    // Frames written as they are (header and payload) in place of the chunk of that index:
+    // payloads no protobuf message would make.
+    std::map<size_t, std::string> rawFrames;
 };
 
 ReportChunks splitReport(const std::string& bytes);

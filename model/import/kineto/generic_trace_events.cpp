@@ -23,11 +23,6 @@ bool GenericTraceEvents::rowOf(bool hasNumber, int64_t number, std::string_view 
         return true;
     }
     if (textValue.data() == nullptr) return false; // absent (an empty string is a name too)
-    // "42" is the row 42 written as text.
-    if (const std::optional<uint64_t> value = integerFromString(textValue); value && *value <= UINT32_MAX) {
-        out = {false, int64_t(*value)};
-        return true;
-    }
     out = {true, int64_t(text(textValue))};
     return true;
 }

@@ -1,6 +1,8 @@
 // KinetoCollector, reading side: classifies each event and keeps it in row form.
 #include "model/import/kineto/kineto_collector.h"
 
+#include "model/import/kineto/nsys2json_events.h"
+
 #include <algorithm>
 
 namespace sightline {
@@ -55,7 +57,7 @@ void KinetoCollector::add(const KinetoEvent& e)
     case 's':
     case 'f':
     case 't':
-        if (kindOf(e.category) == KinetoKind::Flow) {
+        if (isLaunchFlow(e.category, e.name)) {
             m_isKineto = true;
             addFlowPoint(e);
         } else {
@@ -76,7 +78,19 @@ void KinetoCollector::add(const KinetoEvent& e)
         ++m_unsupportedPhases[e.phase];
         return;
     }
-    const KinetoKind kind = kindOf(e.category);
+    if (!e.hasPid && !e.pidText.empty()) {
+        KinetoEvent translated;
+        if (const std::optional<KinetoKind> kind = readNsys2jsonEvent(e, translated)) {
+            m_processNames.try_emplace(translated.pid, std::string(e.pidText));
+            addOfKind(translated, *kind);
+            return;
+        }
+    }
+    addOfKind(e, kindOf(e.category));
+}
+
+void KinetoCollector::addOfKind(const KinetoEvent& e, KinetoKind kind)
+{
     if (kind != KinetoKind::Unknown && kind != KinetoKind::Ignored) m_isKineto = true;
     switch (kind) {
     case KinetoKind::Ignored:
@@ -128,7 +142,7 @@ NvtxAttributes KinetoCollector::nvtxAttributes(const KinetoEvent& e, KinetoKind 
     a.style = instant ? NvtxStyle::Mark : e.phase == 'b' ? NvtxStyle::StartEnd : NvtxStyle::PushPop;
     a.endThread = Tid(uint32_t(e.tid));
     if (kind != KinetoKind::Nvtx) {
-        a.domain = domainFor(e.category);
+        a.domain = domainFor(currentCategoryName(e.category));
         return a;
     }
     // Sightline's exporter writes the NVTX attributes as args.
@@ -263,15 +277,16 @@ MemoryOp KinetoCollector::memoryOp(const KinetoEvent& e, KinetoKind kind, uint32
 bool KinetoCollector::addGpuEvent(const KinetoEvent& e, KinetoKind kind)
 {
     if (!e.hasTs || e.phase != 'X') return false;
-    // Kineto places GPU rows at pid = device, tid = stream; the args say it too.
+    // Kineto places GPU rows at pid = device, tid = stream; the args say it too. A range may
+    // leave its stream to be found (placeGpuRanges).
     if (!e.has(IntArg::Device) && !e.hasPid) return false;
-    if (!e.has(IntArg::Stream) && !e.hasTid) return false;
+    if (!e.has(IntArg::Stream) && !e.hasTid && kind != KinetoKind::GpuRange) return false;
     PendingEvent p;
     p.start = e.ts;
     p.end = e.ts + std::max<int64_t>(0, e.dur);
     p.a = uint32_t(e.has(IntArg::Device) ? e.get(IntArg::Device) : e.pid);
     p.b = uint32_t(e.get(IntArg::Context));
-    p.c = uint32_t(e.has(IntArg::Stream) ? e.get(IntArg::Stream) : e.tid);
+    p.c = e.has(IntArg::Stream) ? uint32_t(e.get(IntArg::Stream)) : e.hasTid ? uint32_t(e.tid) : kUnplaced;
     p.correlation = clampToU32(e.get(IntArg::Correlation));
     const StringId name = m_builder.intern(e.name);
     p.name = name.value;
@@ -296,8 +311,9 @@ bool KinetoCollector::addGpuEvent(const KinetoEvent& e, KinetoKind kind)
     }
     default: { // GpuRange
         p.kind = PendingKind::GpuRange;
+        if (!e.has(IntArg::Context)) p.b = kUnplaced;
         NvtxAttributes a;
-        a.domain = domainFor(e.category);
+        a.domain = domainFor(currentCategoryName(e.category));
         p.detail = m_nvtx.intern(a);
         p.correlation = 0;
         pushPending(p, e, true);

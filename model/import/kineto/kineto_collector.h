@@ -10,8 +10,10 @@
 // user_annotation, python_function and cpu_instant_event -> NVTX-like push/pop ranges (marks for
 // instants) on the thread, one domain per category; gpu_user_annotation -> NVTX-kind ranges on a
 // GPU stream track (TrackKind::Nvtx keyed by device/context/stream, domain
-// "gpu_user_annotation"); Sightline's own "nvtx" and "os_runtime" categories -> NVTX and OS
-// runtime tracks.
+// "gpu_user_annotation"; without a context of their own, that of their stream's activities);
+// Sightline's own "nvtx" and "os_runtime" categories -> NVTX and OS runtime tracks. PyTorch
+// 1.8-1.10's spellings (kineto_mapping.h) import as today's; nsys2json's rows as the Kineto
+// events they stand for (nsys2json_events.h).
 //
 // Kineto or generic: a file is a Kineto trace when it carries a PyTorch profiler marker: a
 // top-level "schemaVersion", "deviceProperties" or "baseTimeNanoseconds", or an event of a
@@ -65,6 +67,8 @@ public:
 
 private:
     enum class PendingKind : uint8_t { Api, Kernel, Memory, Sync, HostRange, OsCall, GpuRange };
+    // A GPU range's context or stream that its file does not give (placeGpuRanges finds it).
+    static constexpr uint32_t kUnplaced = UINT32_MAX;
     struct PendingEvent
     {
         Timestamp start = 0, end = 0;
@@ -96,6 +100,7 @@ private:
     };
 
     KinetoKind kindOf(std::string_view category);
+    void addOfKind(const KinetoEvent& e, KinetoKind kind);
     bool addHostEvent(const KinetoEvent& e, KinetoKind kind);
     bool addGpuEvent(const KinetoEvent& e, KinetoKind kind);
     void addFlowPoint(const KinetoEvent& e);
@@ -109,6 +114,7 @@ private:
     void holdGeneric(const KinetoEvent& e);
 
     void bindFlows();
+    void placeGpuRanges();
     class OwnerResolver;
     void closeOpenAsync(Timestamp traceEnd);
     void emitAll(const OwnerResolver& owners, Timestamp base);

@@ -55,6 +55,7 @@ constexpr ArgKey textKey(std::string_view text, TextArg a)
 
 constexpr ArgKey kArgKeys[] = {
     intKey("correlation", IntArg::Correlation),
+    intKey("correlationId", IntArg::Correlation), // nsys2json
     intKey("device", IntArg::Device),
     intKey("context", IntArg::Context),
     intKey("stream", IntArg::Stream),
@@ -151,6 +152,20 @@ bool readInteger(JsonCursor& cursor, std::string& scratch, int64_t& out)
     return false;
 }
 
+// A pid or tid: a number, or a string. A string is a row's name, not its number (Kineto names
+// pseudo rows "Spans" and "Traces", other producers name every process), unless it is a number
+// written as text, as PyTorch 1.8 writes every tid ("25738"): true for a number, which `text`
+// keeps as written when it was a string.
+bool readRow(JsonCursor& cursor, std::string& scratch, int64_t& number, std::string_view& text)
+{
+    if (cursor.peek() != '"') return readInteger(cursor, scratch, number);
+    text = cursor.string(scratch);
+    const std::optional<uint64_t> value = integerFromString(text);
+    if (!value || *value > UINT32_MAX) return false;
+    number = int64_t(*value);
+    return true;
+}
+
 // A timestamp or duration in microseconds -> nanoseconds.
 bool readMicros(JsonCursor& cursor, std::string& scratch, int64_t& out)
 {
@@ -211,18 +226,10 @@ void KinetoEventParser::read(JsonCursor& cursor, KinetoEvent& event)
             readText(cursor, m_bpScratch, event.bindingPoint);
             break;
         case EventKey::Pid:
-            // A string is a row's name, not its number: Kineto names pseudo rows ("Spans",
-            // "Traces") so, other producers name every process.
-            if (cursor.peek() == '"')
-                event.pidText = cursor.string(m_pidScratch);
-            else
-                event.hasPid = readInteger(cursor, m_textScratch, event.pid);
+            event.hasPid = readRow(cursor, m_pidScratch, event.pid, event.pidText);
             break;
         case EventKey::Tid:
-            if (cursor.peek() == '"')
-                event.tidText = cursor.string(m_tidScratch);
-            else
-                event.hasTid = readInteger(cursor, m_textScratch, event.tid);
+            event.hasTid = readRow(cursor, m_tidScratch, event.tid, event.tidText);
             break;
         case EventKey::Ts:
             event.hasTs = readMicros(cursor, m_textScratch, event.ts);

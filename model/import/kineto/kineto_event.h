@@ -64,7 +64,9 @@ struct KinetoEvent
     std::string_view category;
     std::string_view name;
     std::string_view bindingPoint; // "bp"
-    bool hasPid = false, hasTid = false; // numeric pid / tid ("Spans" and other names are not)
+    // A numeric pid / tid, written as a number or as a string of digits ("Spans" and other
+    // names are not numbers).
+    bool hasPid = false, hasTid = false;
     int64_t pid = 0, tid = 0;
     std::string_view pidText, tidText; // a pid / tid written as a string (generic traces name rows)
     bool hasTs = false, hasDur = false;

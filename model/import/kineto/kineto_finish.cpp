@@ -128,6 +128,38 @@ void KinetoCollector::bindFlows()
     }
 }
 
+// Ranges on the GPU whose file gives no context (gpu_user_annotation) or no stream (nsys2json's
+// nvtx-kernel) go where their activities are: on the stream of the kernel that starts where the
+// range starts (else the device's first stream), in the context of that stream's activities.
+void KinetoCollector::placeGpuRanges()
+{
+    const auto unplaced = [](const PendingEvent& p) {
+        return p.kind == PendingKind::GpuRange && (p.b == kUnplaced || p.c == kUnplaced);
+    };
+    if (std::none_of(m_pending.begin(), m_pending.end(), unplaced)) return;
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> contexts; // (device, stream) -> context
+    std::map<std::pair<uint32_t, Timestamp>, uint32_t> kernelStreams; // (device, start) -> stream
+    for (const PendingEvent& p : m_pending) {
+        if (OwnerResolver::isHost(p.kind) || p.kind == PendingKind::GpuRange) continue;
+        contexts.try_emplace({p.a, p.c}, p.b);
+        if (p.kind == PendingKind::Kernel) kernelStreams.try_emplace({p.a, p.start}, p.c);
+    }
+    for (PendingEvent& p : m_pending) {
+        if (!unplaced(p)) continue;
+        if (p.c == kUnplaced) {
+            const auto kernel = kernelStreams.find({p.a, p.start});
+            const auto first = contexts.lower_bound({p.a, 0});
+            p.c = kernel != kernelStreams.end()                        ? kernel->second
+                : first != contexts.end() && first->first.first == p.a ? first->first.second
+                                                                       : 0;
+        }
+        if (p.b == kUnplaced) {
+            const auto context = contexts.find({p.a, p.c});
+            p.b = context != contexts.end() ? context->second : 0;
+        }
+    }
+}
+
 void KinetoCollector::closeOpenAsync(Timestamp traceEnd)
 {
     for (auto& [id, range] : m_openAsync) {
@@ -141,6 +173,7 @@ void KinetoCollector::closeOpenAsync(Timestamp traceEnd)
 void KinetoCollector::finish()
 {
     bindFlows();
+    placeGpuRanges();
     Timestamp first = std::numeric_limits<Timestamp>::max(), last = std::numeric_limits<Timestamp>::min();
     for (const PendingEvent& p : m_pending) {
         first = std::min(first, p.start);

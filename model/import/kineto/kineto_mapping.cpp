@@ -11,6 +11,7 @@ struct CategoryEntry
 {
     std::string_view name;
     KinetoKind kind;
+    std::string_view current = {}; // today's name of an older spelling
 };
 
 constexpr CategoryEntry kCategories[] = {
@@ -27,11 +28,11 @@ constexpr CategoryEntry kCategories[] = {
     {"gpu_user_annotation", KinetoKind::GpuRange},
     {"ac2g", KinetoKind::Flow},
     // PyTorch 1.8-1.10 (early Kineto) spellings.
-    {"Kernel", KinetoKind::Kernel},
-    {"Memcpy", KinetoKind::Memcpy},
-    {"Memset", KinetoKind::Memset},
-    {"Runtime", KinetoKind::RuntimeCall},
-    {"Operator", KinetoKind::HostRange},
+    {"Kernel", KinetoKind::Kernel, "kernel"},
+    {"Memcpy", KinetoKind::Memcpy, "gpu_memcpy"},
+    {"Memset", KinetoKind::Memset, "gpu_memset"},
+    {"Runtime", KinetoKind::RuntimeCall, "cuda_runtime"},
+    {"Operator", KinetoKind::HostRange, "cpu_op"},
     // Sightline's JSON exporter.
     {"nvtx", KinetoKind::Nvtx},
     {"os_runtime", KinetoKind::OsRuntime},
@@ -70,6 +71,18 @@ KinetoKind kindOfCategory(std::string_view category)
     for (const CategoryEntry& entry : kCategories)
         if (entry.name == category) return entry.kind;
     return KinetoKind::Unknown;
+}
+
+std::string_view currentCategoryName(std::string_view category)
+{
+    for (const CategoryEntry& entry : kCategories)
+        if (entry.name == category && !entry.current.empty()) return entry.current;
+    return category;
+}
+
+bool isLaunchFlow(std::string_view category, std::string_view name)
+{
+    return kindOfCategory(category) == KinetoKind::Flow || (category == "async" && name == "launch");
 }
 
 std::optional<MemoryKind> memoryKindFromText(std::string_view text)

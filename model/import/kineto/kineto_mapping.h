@@ -29,6 +29,13 @@ enum class KinetoKind : uint8_t {
 };
 
 KinetoKind kindOfCategory(std::string_view category);
+// The name today's PyTorch profiler gives a category PyTorch 1.8-1.10 spelled otherwise
+// ("Operator" -> "cpu_op"), so that both import alike (NVTX domains are named after it); any
+// other category as it is.
+std::string_view currentCategoryName(std::string_view category);
+// Whether a flow event ("s", "t", "f") links a CUDA launch to its GPU activity: PyTorch's "ac2g",
+// which PyTorch 1.8-1.9 wrote as category "async", name "launch".
+bool isLaunchFlow(std::string_view category, std::string_view name);
 
 // The memory kind of a label: "Pageable", "Pinned", "Device", "Managed", ... (any case).
 std::optional<MemoryKind> memoryKindFromText(std::string_view text);

@@ -133,7 +133,7 @@ TEST_CASE("A PyTorch trace keeps skipping categories it does not know, with stri
     CHECK(trace.eventCount(TrackKind::Kernels) == 1);
     for (const Track& track : trace.tracks)
         if (track.key.kind == TrackKind::Kernels) CHECK(track.key.stream.value == 7);
-    CHECK(nvtxLines(trace, "Operator") == std::vector<std::string> {"aten::add 0 10000 range"});
+    CHECK(nvtxLines(trace, "cpu_op") == std::vector<std::string> {"aten::add 0 10000 range"});
     CHECK(nvtxLines(trace, "my_tool").empty());
     CHECK(trace.eventCount() == 2);
     CHECK(hasDiagnostic(trace, "my_tool (1)"));

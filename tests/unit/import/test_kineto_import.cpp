@@ -248,7 +248,7 @@ TEST_CASE("An early Kineto trace correlates through flows and finds each activit
     CHECK(hasDiagnostic(trace, "Correlated 2 GPU activities"));
     CHECK(trace.eventCount(TrackKind::Memory) == 2);
 
-    const Track* operators = trackOf(trace, TrackKind::Nvtx, 201, "Operator");
+    const Track* operators = trackOf(trace, TrackKind::Nvtx, 201, "cpu_op");
     REQUIRE(operators);
     CHECK(operators->events.start[0] == 0);
     CHECK(trace.metadata.startTimeUtcNs == 0); // microseconds since an unknown origin

@@ -14,4 +14,9 @@ QString streamName(const Trace& trace, const TrackKey& key)
                      : QStringLiteral("Stream %1").arg(key.stream.value);
 }
 
+bool onStream(const TrackKey& key)
+{
+    return isGpuKind(key.kind) || (key.tid.value == 0 && key.stream.value != 0);
+}
+
 } // namespace sightline::views

@@ -12,4 +12,8 @@ namespace sightline::views {
 // The name of the stream of `key` (a GPU track's key: pid, device, context and stream).
 QString streamName(const Trace& trace, const TrackKey& key);
 
+// Whether the track of `key` is a row of a stream: a GPU kind, or NVTX-style ranges placed on a
+// stream (Kineto's gpu_user_annotation), which have a stream but no thread.
+bool onStream(const TrackKey& key);
+
 } // namespace sightline::views

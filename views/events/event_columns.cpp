@@ -186,8 +186,7 @@ EventCells::EventCells(const Trace& trace)
     m_deviceContext.reserve(trace.tracks.size());
     for (const Track& track : trace.tracks) {
         const TrackKey& key = track.key;
-        // An Nvtx track on a GPU (ranges projected onto a stream) has a device but no thread.
-        const bool onGpu = isGpuKind(key.kind) || (key.tid.value == 0 && key.stream.value != 0);
+        const bool onGpu = onStream(key);
         m_threadOrStream.push_back(onGpu ? streamName(trace, key) : threadLabel(trace, key));
         m_deviceContext.push_back(onGpu
                 ? QStringLiteral("GPU %1 / Context %2").arg(key.device.value).arg(key.context.value)

@@ -148,12 +148,14 @@ std::vector<TrackId> hostActivity(const Trace& trace, const std::vector<TrackId>
     return calls.empty() ? tracks : calls;
 }
 
-// Kernels and memory operations: the GPU work the summaries show (synchronization is waiting).
+// Kernels and memory operations: the GPU work the summaries show (synchronization is waiting,
+// ranges on a stream annotate).
 std::vector<TrackId> gpuWork(const Trace& trace, const std::vector<TrackId>& tracks)
 {
     std::vector<TrackId> work;
     for (TrackId id : tracks)
-        if (trace.track(id).key.kind != TrackKind::Synchronization) work.push_back(id);
+        if (isGpuKind(trace.track(id).key.kind) && trace.track(id).key.kind != TrackKind::Synchronization)
+            work.push_back(id);
     return work;
 }
 
@@ -225,7 +227,7 @@ RowTree RowTree::build(const Trace& trace)
     for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
         const TrackKey& key = trace.tracks[t].key;
         if (trace.tracks[t].size() == 0) continue;
-        if (isGpuKind(key.kind))
+        if (onStream(key))
             gpus[key.device.value]
                 .contexts[{key.device.value, key.pid.value, key.context.value}]
                          [{key.device.value, key.pid.value, key.context.value, key.stream.value}]
@@ -348,8 +350,9 @@ RowTree RowTree::build(const Trace& trace)
                     const TrackKind kind = trace.track(id).key.kind;
                     QString label = kind == TrackKind::Kernels ? QStringLiteral("Kernels")
                         : kind == TrackKind::Memory            ? QStringLiteral("Memory")
+                        : kind == TrackKind::Nvtx              ? hostRowLabel(trace, trace.track(id).key)
                                                                : QStringLiteral("Synchronization");
-                    if (kind != TrackKind::Synchronization)
+                    if (kind == TrackKind::Kernels || kind == TrackKind::Memory)
                         label = percentLabel(busyTime(trace, id), streamBusy[s], label);
                     tree.add(leaf(rowKindOf(kind), label, id), streamIndex);
                 }

@@ -1,7 +1,7 @@
 // Flow links on the timeline: selecting the slice a flow starts from outlines the slice it ends
 // at (and the other way round), with a connector that ends in an arrowhead at the destination.
-#include "model/import/importers.h"
 #include "tests/test_paths.h"
+#include "timeline_widget_fixture.h"
 #include "views/timeline/frame/event_style.h"
 #include "views/timeline/interaction/correlated_events.h"
 #include "views/timeline/interaction/event_geometry.h"
@@ -13,7 +13,6 @@
 #include <QTest>
 #include <algorithm>
 #include <catch2/catch.hpp>
-#include <fstream>
 
 using namespace sightline;
 
@@ -32,16 +31,6 @@ constexpr const char* kHandoff = R"JSON({"traceEvents":[
 ]}
 )JSON";
 
-std::shared_ptr<const Trace> handoffTrace()
-{
-    const auto path = test::scratchDir("gui-flow-links") / "handoff.json";
-    std::ofstream(path) << kHandoff;
-    Result<Trace> imported = importChromeTrace(path.string());
-    INFO(imported.error());
-    REQUIRE(imported);
-    return std::make_shared<const Trace>(std::move(imported.value()));
-}
-
 int pixelsOf(const QImage& image, const QRect& area, QRgb color)
 {
     int n = 0;
@@ -56,7 +45,7 @@ int pixelsOf(const QImage& image, const QRect& area, QRgb color)
 
 TEST_CASE("Selecting a flow's source slice highlights its destination, and the other way round")
 {
-    const std::shared_ptr<const Trace> trace = handoffTrace();
+    const std::shared_ptr<const Trace> trace = testing::importedChromeTrace("gui-flow-links", kHandoff);
     REQUIRE(trace->flows.size() == 1);
     const EventRef source = trace->flows[0].from, destination = trace->flows[0].to;
     CHECK(trace->strings[trace->track(source.track).events.name[source.index]] == "pack");

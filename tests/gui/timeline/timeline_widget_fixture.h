@@ -2,6 +2,8 @@
 // with helpers to send the input the tests need (Ctrl+wheel, tooltips) and to find where an event is drawn.
 #pragma once
 
+#include "model/import/importers.h"
+#include "tests/test_paths.h"
 #include "timeline_fixture.h"
 #include "views/timeline/interaction/event_geometry.h"
 #include "views/timeline/interaction/navigation.h"
@@ -13,8 +15,20 @@
 #include <QTest>
 #include <QWheelEvent>
 #include <catch2/catch.hpp>
+#include <fstream>
 
 namespace sightline::testing {
+
+// The Chrome trace `json`, written to a scratch folder `name` and imported.
+inline std::shared_ptr<const Trace> importedChromeTrace(const std::string& name, const char* json)
+{
+    const auto path = test::scratchDir(name) / "trace.json";
+    std::ofstream(path) << json;
+    Result<Trace> imported = importChromeTrace(path.string());
+    INFO(imported.error());
+    REQUIRE(imported);
+    return std::make_shared<const Trace>(std::move(imported.value()));
+}
 
 struct ShownTimeline
 {

@@ -20,7 +20,13 @@ namespace {
 namespace file = spool::cpu_recording;
 
 constexpr size_t kPage = 4096;
-constexpr uint32_t kUserStackBytes = 8192; // as `perf record --call-graph dwarf`
+// The user stack copied with each timer sample: in the default mode, for the samples whose
+// frame-pointer chain breaks; with --backtrace=dwarf, for all. 8 KiB reaches main (or a
+// thread's start) from all but deep recursion, as with `perf record --call-graph dwarf`.
+constexpr uint32_t kUserStackBytes = 8192;
+// A thread that leaves the CPU does so from a system call a few frames below its own code:
+// less reaches its start from there, and switches can be far more frequent than timer samples.
+constexpr uint32_t kSwitchStackBytes = 2048;
 // x86-64 registers for unwinding: AX..IP (0-8) and R8..R15 (16-23), as perf_regs.h numbers them.
 constexpr uint64_t kUnwindRegisters = 0x1ffull | (0xffull << 16);
 
@@ -80,8 +86,9 @@ CpuRecorder::CpuRecorder(pid_t pid, const CpuRecordingOptions& options, std::str
     header.version = file::kVersion;
     header.eventCount = uint32_t(m_eventIds.size());
     header.sampleType = m_sampleType;
-    header.sampleRegsUser = m_options.backtrace == BacktraceMethod::Dwarf ? kUnwindRegisters : 0;
-    header.sampleStackUser = m_options.backtrace == BacktraceMethod::Dwarf ? kUserStackBytes : 0;
+    const bool copies = m_options.backtrace != BacktraceMethod::None;
+    header.sampleRegsUser = copies ? kUnwindRegisters : 0;
+    header.sampleStackUser = copies ? kUserStackBytes : 0;
     header.samplingPeriodNs = m_options.sample ? 1'000'000'000ull / m_options.frequency : 0;
     m_pending.insert(m_pending.end(), reinterpret_cast<char*>(&header), reinterpret_cast<char*>(&header + 1));
     for (size_t i = 0; i < m_eventIds.size(); ++i) {
@@ -112,9 +119,11 @@ void CpuRecorder::openEvents(pid_t pid)
     if (!m_options.any()) return;
     m_sampleType
         = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
-    if (m_options.backtrace != BacktraceMethod::None) m_sampleType |= PERF_SAMPLE_CALLCHAIN;
-    if (m_options.backtrace == BacktraceMethod::Dwarf)
-        m_sampleType |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+    // Frame pointers are walked by the kernel; the registers and a copy of the stack let the
+    // conversion check each walk and unwind the samples whose walk broke (or, with
+    // --backtrace=dwarf, every sample) with the call frame information.
+    if (m_options.backtrace != BacktraceMethod::None)
+        m_sampleType |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 
     auto baseAttr = [&] {
         perf_event_attr attr {};
@@ -129,7 +138,7 @@ void CpuRecorder::openEvents(pid_t pid)
         attr.clockid = CLOCK_MONOTONIC;
         attr.exclude_hv = 1;
         attr.exclude_callchain_kernel = 1;
-        if (m_options.backtrace == BacktraceMethod::Dwarf) {
+        if (m_options.backtrace != BacktraceMethod::None) {
             attr.sample_regs_user = kUnwindRegisters;
             attr.sample_stack_user = kUserStackBytes;
         }
@@ -152,9 +161,12 @@ void CpuRecorder::openEvents(pid_t pid)
     switches.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
     switches.sample_period = 1;
     switches.exclude_callchain_kernel = 0;
+    if (switches.sample_stack_user != 0) switches.sample_stack_user = kSwitchStackBytes;
 
-    const size_t dataPages = m_options.backtrace == BacktraceMethod::Dwarf ? 1024 : 128;
-    clock.wakeup_watermark = uint32_t(dataPages * kPage / 4);
+    // Room for 100 ms of samples at 10 kHz with stack copies; where the locked-memory limit
+    // (perf_event_mlock_kb, for a user without CAP_IPC_LOCK) refuses that, 128 pages.
+    const size_t wantedPages = m_options.backtrace == BacktraceMethod::None ? 128 : 1024;
+    clock.wakeup_watermark = uint32_t(128 * kPage / 4); // a quarter of the smaller ring
     bool kernelRefused = false;
     for (uint32_t cpu : onlineCpus()) {
         RingBuffer ring;
@@ -174,8 +186,11 @@ void CpuRecorder::openEvents(pid_t pid)
                         + "); no CPU samples are recorded");
             break;
         }
-        ring.mappedBytes = (dataPages + 1) * kPage;
-        ring.base = mmap(nullptr, ring.mappedBytes, PROT_READ | PROT_WRITE, MAP_SHARED, ring.fd, 0);
+        ring.base = MAP_FAILED;
+        for (size_t pages = wantedPages; pages >= 128 && ring.base == MAP_FAILED; pages /= 8) {
+            ring.mappedBytes = (pages + 1) * kPage;
+            ring.base = mmap(nullptr, ring.mappedBytes, PROT_READ | PROT_WRITE, MAP_SHARED, ring.fd, 0);
+        }
         if (ring.base == MAP_FAILED) {
             warn(std::string("cannot map the perf ring buffer (") + strerror(errno)
                 + "); raise `ulimit -l` or /proc/sys/kernel/perf_event_mlock_kb to record CPU samples");

@@ -1,8 +1,8 @@
 #include "collector/convert/cpu/cpu_assembly.h"
 
-#include "collector/convert/cpu/dwarf_unwinder.h"
 #include "collector/convert/cpu/process_images.h"
 #include "collector/convert/cpu/thread_states.h"
+#include "collector/convert/cpu/user_stack.h"
 
 #include <algorithm>
 #include <map>
@@ -17,7 +17,18 @@ namespace {
 
 using spool::cpu_recording::EventRole;
 
-constexpr uint64_t kFirstCodeAddress = 4096; // nothing executes in the first page
+// Sightline's own code in the target: the injection library and its OS-runtime wrappers.
+constexpr std::string_view kOwnLibrary = "/libsightline-inject.so";
+
+// Drops the frames of Sightline's own code, as Nsight Systems hides its injection's.
+void dropOwnFrames(const ProcessImage& image, std::vector<uint64_t>& frames)
+{
+    auto own = [&](uint64_t ip) {
+        const CodeMapping* mapping = image.mappingAt(ip);
+        return mapping && mapping->path.ends_with(kOwnLibrary);
+    };
+    frames.erase(std::remove_if(frames.begin(), frames.end(), own), frames.end());
+}
 
 // Turns samples into interned stacks. Samples of one loop repeat the same raw addresses, so a
 // hash of (process image, addresses) finds the stack again without naming anything twice.
@@ -25,9 +36,8 @@ class StackInterner
 {
 public:
     StackInterner(const PerfRecording& recording, bool dwarf, TraceBuilder& builder)
-        : m_recording(recording)
-        , m_images(recording)
-        , m_dwarf(dwarf)
+        : m_images(recording)
+        , m_walker(recording.sampleRegistersMask, dwarf)
         , m_builder(builder)
     { }
 
@@ -46,6 +56,7 @@ public:
 
     // The stack of `sample`, and the names of its frames when `names` is given (innermost first).
     std::vector<std::string> symbolProblems() const { return m_images.problems(); }
+    const UserStackCounts& userStackCounts() const { return m_walker.counts(); }
 
     uint32_t stackOf(const PerfSample& sample, std::vector<SymbolName>* names = nullptr)
     {
@@ -55,17 +66,12 @@ public:
         if (sample.kernelIp && sample.kernelChain.empty()) m_kernel.push_back(sample.ip);
         for (size_t i = 0; i < sample.kernelChain.size(); ++i)
             m_kernel.push_back(i == 0 ? sample.kernelChain[i] : sample.kernelChain[i] - 1);
-        if (m_dwarf) {
-            m_user = unwindCopiedStack(image, sample, m_recording.sampleRegistersMask);
-        } else {
-            // A frame-pointer walk may end on a null or garbage return address.
-            for (size_t i = 0; i < sample.userChain.size() && sample.userChain[i] >= kFirstCodeAddress; ++i)
-                m_user.push_back(i == 0 ? sample.userChain[i] : sample.userChain[i] - 1);
-        }
-        if (m_user.empty() && !sample.kernelIp) m_user.push_back(sample.ip);
+        const bool whole = m_walker.walk(image, sample, m_user);
+        dropOwnFrames(image, m_user);
         if (m_kernel.empty() && m_user.empty()) return kNoCallStack;
 
-        uint64_t hash = reinterpret_cast<uintptr_t>(&image) * 0x9E3779B97F4A7C15ull;
+        uint64_t hash
+            = reinterpret_cast<uintptr_t>(&image) * 0x9E3779B97F4A7C15ull + (whole ? 0 : 0x5bd1e995);
         for (uint64_t ip : m_kernel)
             hash = (hash ^ ip) * 0x100000001B3ull + 1;
         for (uint64_t ip : m_user)
@@ -79,6 +85,7 @@ public:
             m_frames.push_back(frameOf(image, ip, true, names));
         for (uint64_t ip : m_user)
             m_frames.push_back(frameOf(image, ip, false, names));
+        if (!whole) m_frames.push_back(truncatedFrame(names));
         const uint32_t stack = m_builder.cpuStack(m_frames);
         m_stacks[hash] = stack;
         return stack;
@@ -101,21 +108,24 @@ private:
         return it->second;
     }
 
-    struct KeyHash
+    // The root of a stack that reaches no thread start, instead of a garbage frame.
+    uint32_t truncatedFrame(std::vector<SymbolName>* names)
     {
-        size_t operator()(const std::pair<const ProcessImage*, uint64_t>& k) const noexcept
-        {
-            return std::hash<uint64_t> {}(k.second ^ reinterpret_cast<uintptr_t>(k.first) * 31);
-        }
-    };
+        SymbolName name {"[truncated]", "[unknown]", 0, false};
+        if (m_truncatedFrame == UINT32_MAX)
+            m_truncatedFrame = m_builder.cpuFrame(
+                {m_builder.intern(name.function), m_builder.intern(name.module), 0, false});
+        if (names) names->push_back(std::move(name));
+        return m_truncatedFrame;
+    }
 
-    const PerfRecording& m_recording;
     ProcessImages m_images;
-    bool m_dwarf;
+    UserStackWalker m_walker;
     TraceBuilder& m_builder;
     std::unique_ptr<KernelSymbols> m_kernelSymbols;
+    uint32_t m_truncatedFrame = UINT32_MAX;
     std::unordered_map<uint64_t, uint32_t> m_stacks;
-    std::unordered_map<std::pair<const ProcessImage*, uint64_t>, uint32_t, KeyHash> m_frameIds;
+    std::unordered_map<ImageAddress, uint32_t, ImageAddressHash> m_frameIds;
     std::unordered_map<uint32_t, SymbolName> m_names;
     std::unordered_map<uint32_t, ThreadState> m_waitReasons; // per stack
     std::vector<uint64_t> m_kernel, m_user;
@@ -203,6 +213,18 @@ CpuAssemblyStats addCpuProfile(const PerfRecording& recording, int64_t originMon
         }
         if (options.cudaBacktrace.any()) stacksByThread[s.tid].emplace_back(time, stack);
     }
+
+    const UserStackCounts& counts = stacks.userStackCounts();
+    stats.unwound = counts.unwound;
+    stats.truncated = counts.truncated;
+    if (counts.unwound > 0 || counts.truncated > 0)
+        builder.addDiagnostic({Severity::Info, "cpu sampling",
+            std::to_string(counts.walked) + " user stacks: " + std::to_string(counts.unwound)
+                + " unwound from the copied stack with the call frame information"
+                + (options.dwarf ? "" : " where the frame-pointer walk broke") + ", "
+                + std::to_string(counts.truncated)
+                + " reach no thread start (a stack deeper than the copy, code without call frame "
+                  "information) and end in [truncated]."});
 
     StateInput input {
         &recording, originMonotonicNs, sessionEnd, [&](size_t sample) { return waits[sample]; }};

@@ -36,6 +36,8 @@ struct CpuAssemblyStats
     size_t samples = 0;
     size_t states = 0;
     size_t eventStacks = 0;
+    size_t unwound = 0; // user stacks unwound from their copy (dwarf, or where frame pointers broke)
+    size_t truncated = 0; // user stacks that reach no thread start
 };
 
 CpuAssemblyStats addCpuProfile(const PerfRecording& recording, int64_t originMonotonicNs,

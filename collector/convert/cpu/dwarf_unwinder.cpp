@@ -95,21 +95,20 @@ int onFrame(Dwfl_Frame* frame, void* arg)
 
 } // namespace
 
-std::vector<uint64_t> unwindCopiedStack(
-    ProcessImage& image, const PerfSample& sample, uint64_t registerMask, size_t maxFrames)
+bool unwindCopiedStack(ProcessImage& image, const PerfSample& sample, uint64_t registerMask,
+    std::vector<uint64_t>& frames, size_t maxFrames)
 {
-    std::vector<uint64_t> frames;
-    if (sample.userRegisters.empty() || sample.userStack.empty()) return frames;
+    if (sample.userRegisters.empty() || sample.userStack.empty()) return false;
     Dwfl* dwfl = image.dwfl();
-    if (!dwfl) return frames;
+    if (!dwfl) return false;
     // libdwfl keeps the callbacks' argument from the first attach; it points at this holder,
     // which each call refills.
     static thread_local UnwindContext context;
-    context = {&image, &sample, registerMask, &frames, maxFrames, false};
+    context = {&image, &sample, registerMask, &frames, frames.size() + maxFrames, false};
     if (dwfl_pid(dwfl) <= 0 && !dwfl_attach_state(dwfl, nullptr, pid_t(image.pid()), &kCallbacks, &context))
-        return frames;
-    dwfl_getthread_frames(dwfl, pid_t(image.pid()), onFrame, &context);
-    return frames;
+        return false;
+    // 0: every frame was unwound up to one whose return address is undefined.
+    return dwfl_getthread_frames(dwfl, pid_t(image.pid()), onFrame, &context) == 0;
 }
 
 } // namespace sightline::collector

@@ -11,9 +11,12 @@
 
 namespace sightline::collector {
 
-// The instruction addresses of `sample`'s stack, innermost first, each return address moved
-// back into its call; at most `maxFrames`. Empty without registers or a stack copy.
-std::vector<uint64_t> unwindCopiedStack(
-    ProcessImage& image, const PerfSample& sample, uint64_t registerMask, size_t maxFrames = 128);
+// Appends the instruction addresses of `sample`'s stack to `frames`, innermost first, each return
+// address moved back into its call; at most `maxFrames`, and never reading outside the copy.
+// True when the unwinding ended at the thread's outermost frame (whose return address the call
+// frame information leaves undefined: _start, clone3); false where it stopped early or could
+// not start (no registers or stack copy).
+bool unwindCopiedStack(ProcessImage& image, const PerfSample& sample, uint64_t registerMask,
+    std::vector<uint64_t>& frames, size_t maxFrames = 128);
 
 } // namespace sightline::collector

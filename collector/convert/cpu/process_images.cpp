@@ -1,5 +1,7 @@
 #include "collector/convert/cpu/process_images.h"
 
+#include "collector/convert/cpu/vdso_image.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -51,19 +53,24 @@ bool isFile(const std::string& path)
     return path.size() > 1 && path[0] == '/' && path[1] != '/' && path.rfind("/memfd:", 0) != 0;
 }
 
-std::string hexAddress(uint64_t address)
+// A mapping whose code libdwfl can read: a file, or the vDSO (vdso_image.h).
+bool hasImage(const std::string& path)
 {
-    char text[24];
-    snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(address));
-    return text;
+    return isFile(path) || path == kVdsoPath;
 }
 
-// The address at which libdwfl must place an ELF file so that `mapping` (the part mapped
-// executable) lands where it was: the load bias plus the first loadable segment's address.
-bool placementOf(const CodeMapping& mapping, uint64_t& base)
+// "libfoo.so+0x1a2b": where an address without a symbol lies, never the bare address.
+std::string placeName(std::string_view module, uint64_t offset)
 {
-    const int fd = open(mapping.path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return false;
+    char text[24];
+    snprintf(text, sizeof(text), "+0x%llx", static_cast<unsigned long long>(offset));
+    return std::string(module) + text;
+}
+
+// The address at which libdwfl must place the ELF image in `fd` so that `mapping` (the part
+// mapped executable) lands where it was: the load bias plus the first loadable segment's address.
+bool placementOf(int fd, const CodeMapping& mapping, uint64_t& base)
+{
     bool found = false;
     Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
     size_t count = 0;
@@ -89,8 +96,29 @@ bool placementOf(const CodeMapping& mapping, uint64_t& base)
             base += firstVaddr;
     }
     if (elf) elf_end(elf);
-    close(fd);
     return found;
+}
+
+// Reports the ELF image of `mapping` to `dwfl`; false where it cannot be read.
+bool reportImage(Dwfl* dwfl, const CodeMapping& mapping, std::vector<std::string>& problems)
+{
+    const bool vdso = mapping.path == kVdsoPath;
+    const int fd = vdso ? openVdsoImage() : open(mapping.path.c_str(), O_RDONLY | O_CLOEXEC);
+    uint64_t base = 0;
+    if (fd < 0 || !placementOf(fd, mapping, base)) {
+        if (fd >= 0) close(fd);
+        if (!vdso) problems.push_back(mapping.path + ": not a readable ELF file");
+        return false;
+    }
+    // libdwfl keeps a descriptor it was given; a file it opens again by name.
+    if (!vdso) close(fd);
+    const std::string name = fileNameOf(mapping.path);
+    if (!dwfl_report_elf(dwfl, name.c_str(), mapping.path.c_str(), vdso ? fd : -1, base, false)) {
+        if (vdso) close(fd);
+        problems.push_back(mapping.path + ": " + dwfl_errmsg(-1));
+        return false;
+    }
+    return true;
 }
 
 // "py::train_step:/work/train.py" (CPython's perf map) -> train_step in train.py.
@@ -144,15 +172,8 @@ Dwfl* ProcessImage::dwfl()
     dwfl_report_begin(m_dwfl);
     std::set<std::string> reported;
     for (const auto& [start, mapping] : m_mappings) {
-        if (!isFile(mapping.path) || reported.count(mapping.path)) continue;
-        reported.insert(mapping.path);
-        uint64_t base = 0;
-        if (!placementOf(mapping, base)) {
-            m_problems.push_back(mapping.path + ": not a readable ELF file");
-            continue;
-        }
-        if (!dwfl_report_elf(m_dwfl, fileNameOf(mapping.path).c_str(), mapping.path.c_str(), -1, base, false))
-            m_problems.push_back(mapping.path + ": " + dwfl_errmsg(-1));
+        if (!hasImage(mapping.path) || !reported.insert(mapping.path).second) continue;
+        reportImage(m_dwfl, mapping, m_problems);
     }
     dwfl_report_end(m_dwfl, nullptr, nullptr);
     return m_dwfl;
@@ -177,7 +198,7 @@ SymbolName ProcessImage::name(uint64_t address)
     SymbolName out;
     out.offset = address;
     const CodeMapping* mapping = mappingAt(address);
-    if (mapping && isFile(mapping->path)) {
+    if (mapping && hasImage(mapping->path)) {
         out.module = fileNameOf(mapping->path);
         out.offset = address - mapping->start + mapping->fileOffset;
         if (Dwfl* session = dwfl()) {
@@ -189,7 +210,7 @@ SymbolName ProcessImage::name(uint64_t address)
                 out.function = demangled(name);
             }
         }
-        if (out.function.empty()) out.function = hexAddress(out.offset);
+        if (out.function.empty()) out.function = placeName(out.module, out.offset);
         return out;
     }
     if (!m_perfMapLoaded) loadPerfMap();
@@ -199,8 +220,15 @@ SymbolName ProcessImage::name(uint64_t address)
         splitPythonName(std::prev(it)->name, out);
         return out;
     }
-    out.module = mapping ? (mapping->path.empty() ? "[anonymous]" : mapping->path) : "[unknown]";
-    out.function = hexAddress(address);
+    if (!mapping) {
+        out.module = out.function = "[unknown]";
+        return out;
+    }
+    // Anonymous code (JIT without a perf map), "//anon", a memfd: offsets within the mapping.
+    out.module
+        = mapping->path.empty() || mapping->path == "//anon" ? "[anonymous]" : fileNameOf(mapping->path);
+    out.offset = address - mapping->start + mapping->fileOffset;
+    out.function = placeName(out.module, out.offset);
     return out;
 }
 

@@ -12,10 +12,12 @@
 #include "collector/convert/cpu/perf_records.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 struct Dwfl;
@@ -74,6 +76,16 @@ private:
     bool m_perfMapLoaded = false;
     std::vector<PerfMapEntry> m_perfMap; // sorted by start
     std::vector<std::string> m_problems;
+};
+
+// An address in one process image (null for the kernel's), as a key of caches.
+using ImageAddress = std::pair<const ProcessImage*, uint64_t>;
+struct ImageAddressHash
+{
+    size_t operator()(const ImageAddress& k) const noexcept
+    {
+        return std::hash<uint64_t> {}(k.second ^ reinterpret_cast<uintptr_t>(k.first) * 31);
+    }
 };
 
 // Kernel symbols from /proc/kallsyms (empty where addresses are hidden).

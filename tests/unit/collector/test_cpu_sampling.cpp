@@ -4,57 +4,19 @@
 // measured, and the child started with fork+exec is sampled too. Without frame pointers,
 // --backtrace=dwarf still names both functions.
 #include "../../test_paths.h"
-#include "../support/run_command.h"
 #include "collector_test_support.h"
+#include "cpu_run_support.h"
 #include "model/format/report_io.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <unistd.h>
 
 using namespace sightline;
 using namespace sightline::test;
 
 namespace {
-
-struct CpuRun
-{
-    CommandResult run;
-    Trace trace;
-    bool refused = false; // perf events are not allowed on this machine
-};
-
-long printed(const std::string& out, const std::string& key)
-{
-    std::smatch match;
-    return std::regex_search(out, match, std::regex(key + " (\\d+)")) ? std::stol(match[1]) : -1;
-}
-
-CpuRun profileCpu(const std::string& name, const std::string& program, const std::string& options)
-{
-    const auto dir = scratchDir(name);
-    const std::string report = (dir / "cpu.rep").string();
-    CpuRun r;
-    r.run = runCommand(
-        profileCommand() + " -t none " + options + " -o " + shellQuote(report) + " " + shellQuote(program));
-    INFO(r.run.err);
-    REQUIRE(r.run.exitCode == 0);
-    Result<Trace> trace = readReport(report);
-    REQUIRE(trace);
-    r.trace = std::move(trace.value());
-    for (const Diagnostic& d : r.trace.diagnostics)
-        r.refused = r.refused || d.text.find("perf events were refused") != std::string::npos;
-    return r;
-}
-
-bool stackHas(const Trace& trace, uint32_t stack, std::string_view function)
-{
-    for (uint32_t frame : trace.cpu.framesOf(stack))
-        if (trace.strings[trace.cpu.frames[frame].function] == function) return true;
-    return false;
-}
 
 // The share of `tid`'s samples with each function on their stack.
 std::pair<double, double> shares(

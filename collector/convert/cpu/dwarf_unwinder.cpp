@@ -11,7 +11,6 @@ namespace {
 // perf's x86-64 register numbers (perf_regs.h) for each DWARF register 0..16: rax, rdx, rcx,
 // rbx, rsi, rdi, rbp, rsp, r8..r15, rip.
 constexpr int kPerfRegisterOfDwarf[17] = {0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8};
-constexpr int kPerfSp = 7;
 
 struct UnwindContext
 {
@@ -23,14 +22,9 @@ struct UnwindContext
     bool threadGiven = false;
 };
 
-// The value of perf register `perfRegister`, if the sample has it.
 bool perfRegister(const UnwindContext& c, int perfRegister, uint64_t& value)
 {
-    if (!(c.registerMask >> perfRegister & 1)) return false;
-    const auto index = size_t(std::popcount(c.registerMask & ((1ull << perfRegister) - 1)));
-    if (index >= c.sample->userRegisters.size()) return false;
-    value = c.sample->userRegisters[index];
-    return true;
+    return sampleRegister(*c.sample, c.registerMask, perfRegister, value);
 }
 
 pid_t nextThread(Dwfl*, void* arg, void** threadArg)
@@ -52,7 +46,7 @@ bool readMemory(Dwfl*, Dwarf_Addr address, Dwarf_Word* result, void* arg)
 {
     auto* c = static_cast<UnwindContext*>(arg);
     uint64_t sp = 0;
-    if (!perfRegister(*c, kPerfSp, sp)) return false;
+    if (!perfRegister(*c, kPerfRegisterSp, sp)) return false;
     const std::string_view stack = c->sample->userStack;
     if (address < sp || address - sp > stack.size() || stack.size() - (address - sp) < sizeof(Dwarf_Word))
         return false;
@@ -94,6 +88,15 @@ int onFrame(Dwfl_Frame* frame, void* arg)
 }
 
 } // namespace
+
+bool sampleRegister(const PerfSample& sample, uint64_t registerMask, int perfRegister, uint64_t& value)
+{
+    if (!(registerMask >> perfRegister & 1)) return false;
+    const auto index = size_t(std::popcount(registerMask & ((1ull << perfRegister) - 1)));
+    if (index >= sample.userRegisters.size()) return false;
+    value = sample.userRegisters[index];
+    return true;
+}
 
 bool unwindCopiedStack(ProcessImage& image, const PerfSample& sample, uint64_t registerMask,
     std::vector<uint64_t>& frames, size_t maxFrames)

@@ -11,6 +11,13 @@
 
 namespace sightline::collector {
 
+// perf's x86-64 numbers (perf_regs.h) of the registers the stack walks read.
+inline constexpr int kPerfRegisterBp = 6;
+inline constexpr int kPerfRegisterSp = 7;
+
+// The value of perf register `perfRegister` in `sample`, where `registerMask` recorded it.
+bool sampleRegister(const PerfSample& sample, uint64_t registerMask, int perfRegister, uint64_t& value);
+
 // Appends the instruction addresses of `sample`'s stack to `frames`, innermost first, each return
 // address moved back into its call; at most `maxFrames`, and never reading outside the copy.
 // True when the unwinding ended at the thread's outermost frame (whose return address the call

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <string_view>
 
 namespace sightline::collector {
@@ -28,6 +29,28 @@ bool keepCode(ProcessImage& image, std::vector<uint64_t>& frames)
     return whole;
 }
 
+// Whether the kernel's walk of the `chainSize` entries of `sample`'s chain (the sampled
+// instruction, then one return address per frame pointer) ended on a null frame pointer: the
+// outermost frame that keeps one, as a thread's start clears it. Replayed on the copied stack;
+// false where the copy ends first, or for a chain of the sampled instruction alone (code
+// without frame pointers leaves a null one in place).
+bool endsOnNullFramePointer(const PerfSample& sample, uint64_t registerMask, size_t chainSize)
+{
+    uint64_t fp = 0, sp = 0;
+    if (chainSize < 2 || !sampleRegister(sample, registerMask, kPerfRegisterBp, fp)
+        || !sampleRegister(sample, registerMask, kPerfRegisterSp, sp))
+        return false;
+    const std::string_view stack = sample.userStack;
+    for (size_t i = 1; i < chainSize; ++i) {
+        if (fp < sp || fp - sp > stack.size() || stack.size() - (fp - sp) < 16) return false;
+        uint64_t frame[2];
+        memcpy(frame, stack.data() + (fp - sp), sizeof(frame));
+        if (frame[1] != sample.userChain[i]) return false;
+        fp = frame[0];
+    }
+    return fp == 0;
+}
+
 } // namespace
 
 bool UserStackWalker::isThreadStart(ProcessImage& image, uint64_t address)
@@ -49,7 +72,10 @@ bool UserStackWalker::walk(ProcessImage& image, const PerfSample& sample, std::v
     if (!m_dwarfOnly) {
         for (size_t i = 0; i < chain.size() && i < kMaxUserFrames; ++i)
             frames.push_back(i == 0 ? chain[i] : chain[i] - 1);
-        if (keepCode(image, frames) && !frames.empty() && isThreadStart(image, frames.back())) return true;
+        if (keepCode(image, frames) && !frames.empty()
+            && (isThreadStart(image, frames.back())
+                || endsOnNullFramePointer(sample, m_registerMask, chain.size())))
+            return true;
     }
     m_unwound.clear();
     if (unwindCopiedStack(image, sample, m_registerMask, m_unwound, kMaxUserFrames)) {

@@ -49,25 +49,17 @@ void checkFrameNames(const Trace& trace)
 
 } // namespace
 
-TEST_CASE("Default options give whole stacks of a program built without frame pointers", "[collector][cpu]")
-{
-    const CpuRun r = profileCpu("cpu_stacks_default", STACK_TARGET, "--cpuctxsw=none");
-    if (r.refused) {
-        WARN("perf events are not allowed here (perf_event_paranoid); nothing to check");
-        return;
-    }
-    checkWholeStacks(r);
-    checkFrameNames(r.trace);
-}
-
 TEST_CASE(
-    "--backtrace=dwarf gives whole stacks of a program built without frame pointers", "[collector][cpu]")
+    "Whole stacks of a program built without frame pointers, by default and with dwarf", "[collector][cpu]")
 {
-    const CpuRun r = profileCpu("cpu_stacks_dwarf", STACK_TARGET, "--backtrace=dwarf --cpuctxsw=none");
+    const std::string backtrace = GENERATE(std::string("fp"), std::string("dwarf"));
+    const CpuRun r = profileCpu(
+        "cpu_stacks_" + backtrace, STACK_TARGET, "--backtrace=" + backtrace + " --cpuctxsw=none");
     if (r.refused) {
         WARN("perf events are not allowed here (perf_event_paranoid); nothing to check");
         return;
     }
+    INFO("--backtrace=" << backtrace);
     checkWholeStacks(r);
     checkFrameNames(r.trace);
 }

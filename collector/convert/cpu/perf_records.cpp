@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <fstream>
 #include <linux/perf_event.h>
 #include <map>
+#include <unistd.h>
 
 namespace sightline::collector {
 
@@ -254,27 +254,30 @@ Result<PerfRecording> readPerfRecording(const std::string& path)
 {
     PerfRecording out;
     out.path = path;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return out; // no recording: CPU sampling was off
-    out.bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (access(path.c_str(), F_OK) != 0) return out; // no recording: CPU sampling was off
+    out.file = std::make_unique<MappedFile>();
+    if (Status opened = out.file->open(path); !opened)
+        return Result<PerfRecording>::failure(
+            opened.error() + " The CPU samples of this recording cannot be read.");
+    const std::string_view bytes(reinterpret_cast<const char*>(out.file->bytes().data()), out.file->size());
 
     auto failure = [&](const std::string& what) {
         return Result<PerfRecording>::failure(
             path + ": " + what + "; the CPU samples of this recording cannot be read.");
     };
     file::FileHeader header;
-    if (out.bytes.size() < sizeof(header)) return failure("the file is too short for a CPU recording");
-    memcpy(&header, out.bytes.data(), sizeof(header));
+    if (bytes.size() < sizeof(header)) return failure("the file is too short for a CPU recording");
+    memcpy(&header, bytes.data(), sizeof(header));
     if (std::string_view(header.magic, 8) != file::kMagic) return failure("this is not a CPU recording");
     if (header.version != file::kVersion)
         return failure("CPU recording version " + std::to_string(header.version) + " is not supported");
     size_t at = sizeof(header);
-    if (header.eventCount > (out.bytes.size() - at) / sizeof(file::EventEntry))
+    if (header.eventCount > (bytes.size() - at) / sizeof(file::EventEntry))
         return failure("the event table runs past the end of the file");
     std::map<uint64_t, file::EventRole> roles;
     for (uint32_t i = 0; i < header.eventCount; ++i, at += sizeof(file::EventEntry)) {
         file::EventEntry entry;
-        memcpy(&entry, out.bytes.data() + at, sizeof(entry));
+        memcpy(&entry, bytes.data() + at, sizeof(entry));
         roles[entry.id] = file::EventRole(entry.role);
     }
     out.samplingPeriodNs = header.samplingPeriodNs;
@@ -282,22 +285,22 @@ Result<PerfRecording> readPerfRecording(const std::string& path)
 
     RecordParser parser(out, header.sampleType, std::move(roles));
     size_t damagedChunks = 0;
-    while (at + file::kChunkHeaderBytes <= out.bytes.size()) {
+    while (at + file::kChunkHeaderBytes <= bytes.size()) {
         uint32_t chunk[2];
-        memcpy(chunk, out.bytes.data() + at, sizeof(chunk));
+        memcpy(chunk, bytes.data() + at, sizeof(chunk));
         at += file::kChunkHeaderBytes;
-        if (chunk[1] > out.bytes.size() - at) {
+        if (chunk[1] > bytes.size() - at) {
             out.diagnostics.push_back(path
                 + " ends inside a chunk (the recording was cut short); what came before "
                   "it is kept.");
             break;
         }
         if (chunk[0] == file::kDiagnosticChunk) {
-            const std::string_view text(out.bytes.data() + at, chunk[1]);
+            const std::string_view text(bytes.data() + at, chunk[1]);
             out.diagnostics.emplace_back(text.substr(0, text.find('\0')));
         } else if (chunk[1] % 8 != 0) {
             ++damagedChunks; // kernel records come in multiples of 8 bytes
-        } else if (!parser.parseChunk(out.bytes.data() + at, chunk[1])) {
+        } else if (!parser.parseChunk(bytes.data() + at, chunk[1])) {
             ++damagedChunks;
         }
         at += chunk[1];

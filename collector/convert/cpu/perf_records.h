@@ -9,8 +9,10 @@
 
 #include "collector/spool/cpu_recording_file.h"
 #include "model/common/result.h"
+#include "model/format/mapped_file.h"
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -59,7 +61,9 @@ struct PerfThreadEvent
 struct PerfRecording
 {
     std::string path;
-    std::vector<char> bytes; // the whole file; the views above point into it
+    // The whole file, mapped (page cache, not the process's memory: stack copies make it large);
+    // the views above point into it.
+    std::unique_ptr<MappedFile> file;
     uint64_t samplingPeriodNs = 0;
     uint64_t sampleRegistersMask = 0;
     std::vector<PerfSample> samples; // by time

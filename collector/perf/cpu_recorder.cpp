@@ -21,9 +21,10 @@ namespace file = spool::cpu_recording;
 
 constexpr size_t kPage = 4096;
 // The user stack copied with each timer sample: in the default mode, for the samples whose
-// frame-pointer chain breaks; with --backtrace=dwarf, for all. 8 KiB reaches main (or a
-// thread's start) from all but deep recursion, as with `perf record --call-graph dwarf`.
-constexpr uint32_t kUserStackBytes = 8192;
+// frame-pointer walk breaks; with --backtrace=dwarf, for all. 4 KiB reaches a thread's start
+// from most C and C++ code; perf's 8 KiB doubles what each sample costs to write and read
+// again (the record holds the whole size whatever the stack's depth).
+constexpr uint32_t kUserStackBytes = 4096;
 // A thread that leaves the CPU does so from a system call a few frames below its own code:
 // less reaches its start from there, and switches can be far more frequent than timer samples.
 constexpr uint32_t kSwitchStackBytes = 2048;

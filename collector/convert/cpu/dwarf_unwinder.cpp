@@ -1,7 +1,10 @@
 #include "collector/convert/cpu/dwarf_unwinder.h"
 
+#include <algorithm>
 #include <bit>
+#include <cstdlib>
 #include <cstring>
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 
 namespace sightline::collector {
@@ -20,6 +23,7 @@ struct UnwindContext
     std::vector<uint64_t>* frames = nullptr;
     size_t maxFrames = 0;
     bool threadGiven = false;
+    size_t bytesRead = 0; // of the copy, from its start: what the frames depend on
 };
 
 bool perfRegister(const UnwindContext& c, int perfRegister, uint64_t& value)
@@ -51,6 +55,7 @@ bool readMemory(Dwfl*, Dwarf_Addr address, Dwarf_Word* result, void* arg)
     if (address < sp || address - sp > stack.size() || stack.size() - (address - sp) < sizeof(Dwarf_Word))
         return false;
     memcpy(result, stack.data() + (address - sp), sizeof(Dwarf_Word));
+    c->bytesRead = std::max<size_t>(c->bytesRead, size_t(address - sp) + sizeof(Dwarf_Word));
     return true;
 }
 
@@ -98,20 +103,43 @@ bool sampleRegister(const PerfSample& sample, uint64_t registerMask, int perfReg
     return true;
 }
 
-bool unwindCopiedStack(ProcessImage& image, const PerfSample& sample, uint64_t registerMask,
-    std::vector<uint64_t>& frames, size_t maxFrames)
+std::optional<int64_t> stackPointerCfaOffset(ProcessImage& image, uint64_t ip)
 {
+    constexpr Dwarf_Word kDwarfRsp = 7;
+    Dwfl* dwfl = image.dwfl();
+    Dwfl_Module* module = dwfl ? dwfl_addrmodule(dwfl, ip) : nullptr;
+    Dwarf_Addr bias = 0;
+    Dwarf_CFI* cfi = module ? dwfl_module_eh_cfi(module, &bias) : nullptr;
+    if (!cfi && module) cfi = dwfl_module_dwarf_cfi(module, &bias);
+    Dwarf_Frame* frame = nullptr;
+    if (!cfi || dwarf_cfi_addrframe(cfi, ip - bias, &frame) != 0) return std::nullopt;
+    Dwarf_Op* ops = nullptr;
+    size_t count = 0;
+    std::optional<int64_t> offset;
+    if (dwarf_frame_cfa(frame, &ops, &count) == 0 && count == 1 && ops[0].atom == DW_OP_bregx
+        && ops[0].number == kDwarfRsp)
+        offset = int64_t(ops[0].number2);
+    free(frame);
+    return offset;
+}
+
+bool unwindCopiedStack(ProcessImage& image, const PerfSample& sample, uint64_t registerMask,
+    std::vector<uint64_t>& frames, size_t maxFrames, size_t* bytesRead)
+{
+    if (bytesRead) *bytesRead = 0;
     if (sample.userRegisters.empty() || sample.userStack.empty()) return false;
     Dwfl* dwfl = image.dwfl();
     if (!dwfl) return false;
     // libdwfl keeps the callbacks' argument from the first attach; it points at this holder,
     // which each call refills.
     static thread_local UnwindContext context;
-    context = {&image, &sample, registerMask, &frames, frames.size() + maxFrames, false};
+    context = {&image, &sample, registerMask, &frames, frames.size() + maxFrames, false, 0};
     if (dwfl_pid(dwfl) <= 0 && !dwfl_attach_state(dwfl, nullptr, pid_t(image.pid()), &kCallbacks, &context))
         return false;
     // 0: every frame was unwound up to one whose return address is undefined.
-    return dwfl_getthread_frames(dwfl, pid_t(image.pid()), onFrame, &context) == 0;
+    const bool whole = dwfl_getthread_frames(dwfl, pid_t(image.pid()), onFrame, &context) == 0;
+    if (bytesRead) *bytesRead = context.bytesRead;
+    return whole;
 }
 
 } // namespace sightline::collector

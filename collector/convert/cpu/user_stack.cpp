@@ -51,6 +51,20 @@ bool endsOnNullFramePointer(const PerfSample& sample, uint64_t registerMask, siz
     return fp == 0;
 }
 
+uint64_t hashOf(std::string_view bytes)
+{
+    uint64_t hash = bytes.size() * 0x9E3779B97F4A7C15ull;
+    size_t at = 0;
+    for (uint64_t word = 0; at + 8 <= bytes.size(); at += 8) {
+        memcpy(&word, bytes.data() + at, 8);
+        hash = (hash ^ word) * 0xff51afd7ed558ccdull;
+        hash ^= hash >> 29;
+    }
+    for (; at < bytes.size(); ++at)
+        hash = (hash ^ uint8_t(bytes[at])) * 0x100000001B3ull;
+    return hash;
+}
+
 } // namespace
 
 bool UserStackWalker::isThreadStart(ProcessImage& image, uint64_t address)
@@ -63,6 +77,46 @@ bool UserStackWalker::isThreadStart(ProcessImage& image, uint64_t address)
     return it->second;
 }
 
+void UserStackWalker::addLeafCaller(
+    ProcessImage& image, const PerfSample& sample, std::vector<uint64_t>& frames)
+{
+    // A leaf whose CFA is the stack pointer's has not set the frame pointer up (or no longer
+    // has): the kernel's walk began at its caller's frame and skipped the caller itself.
+    auto [it, added] = m_leafCfa.try_emplace(ImageAddress(&image, frames[0]));
+    if (added) it->second = stackPointerCfaOffset(image, frames[0]);
+    uint64_t sp = 0;
+    if (!it->second || !sampleRegister(sample, m_registerMask, kPerfRegisterSp, sp)) return;
+    const uint64_t at = sp + uint64_t(*it->second) - 8; // the return address, below the CFA
+    const std::string_view stack = sample.userStack;
+    if (at < sp || at - sp > stack.size() || stack.size() - (at - sp) < 8) return;
+    uint64_t returnAddress = 0;
+    memcpy(&returnAddress, stack.data() + (at - sp), sizeof(returnAddress));
+    if (returnAddress >= kFirstCodeAddress) frames.insert(frames.begin() + 1, returnAddress - 1);
+}
+
+bool UserStackWalker::unwind(ProcessImage& image, const PerfSample& sample, std::vector<uint64_t>& frames)
+{
+    constexpr int kPerfRegisterIp = 8;
+    UnwindKey key {&image};
+    if (!sampleRegister(sample, m_registerMask, kPerfRegisterIp, key.ip)
+        || !sampleRegister(sample, m_registerMask, kPerfRegisterSp, key.sp))
+        return unwindCopiedStack(image, sample, m_registerMask, frames, kMaxUserFrames);
+    sampleRegister(sample, m_registerMask, kPerfRegisterBp, key.bp);
+    const std::string_view stack = sample.userStack;
+    if (auto it = m_memo.find(key); it != m_memo.end()) {
+        const UnwindMemo& memo = it->second;
+        if (memo.bytes <= stack.size() && hashOf(stack.substr(0, memo.bytes)) == memo.hash) {
+            frames.assign(memo.frames.begin(), memo.frames.end());
+            return memo.whole;
+        }
+    }
+    size_t bytes = 0;
+    const bool whole = unwindCopiedStack(image, sample, m_registerMask, frames, kMaxUserFrames, &bytes);
+    if (m_memo.size() >= kMaxUnwindMemo) m_memo.clear();
+    m_memo[key] = {bytes, hashOf(stack.substr(0, bytes)), whole, frames};
+    return whole;
+}
+
 bool UserStackWalker::walk(ProcessImage& image, const PerfSample& sample, std::vector<uint64_t>& frames)
 {
     frames.clear();
@@ -72,13 +126,14 @@ bool UserStackWalker::walk(ProcessImage& image, const PerfSample& sample, std::v
     if (!m_dwarfOnly) {
         for (size_t i = 0; i < chain.size() && i < kMaxUserFrames; ++i)
             frames.push_back(i == 0 ? chain[i] : chain[i] - 1);
+        if (!frames.empty()) addLeafCaller(image, sample, frames);
         if (keepCode(image, frames) && !frames.empty()
             && (isThreadStart(image, frames.back())
                 || endsOnNullFramePointer(sample, m_registerMask, chain.size())))
             return true;
     }
     m_unwound.clear();
-    if (unwindCopiedStack(image, sample, m_registerMask, m_unwound, kMaxUserFrames)) {
+    if (unwind(image, sample, m_unwound)) {
         frames.swap(m_unwound);
         ++m_counts.unwound;
         return true;

@@ -288,9 +288,9 @@ std::string profileUsage()
            "      --sampling-frequency=HZ  CPU samples per second of a busy thread, 100 to 10000 (default "
            "1000)\n"
            "      --cpuctxsw=process-tree|none  thread states from context switches (default process-tree)\n"
-           "  -b, --backtrace=fp|dwarf|none  how stacks are taken: frame pointers (default), copied stacks\n"
-           "                             unwound after the run (for code built without frame pointers), or "
-           "none\n"
+           "  -b, --backtrace=fp|dwarf|none  how stacks are taken: frame pointers, with the copied stack\n"
+           "                             unwound where they break (default); dwarf: every sample's copy\n"
+           "                             unwound; or none\n"
            "      --cudabacktrace=all|kernel|memory|sync|none[:NS]  attach the calling stack to CUDA API\n"
            "                             calls of these kinds lasting at least NS (default none)\n"
            "  -h, --help                 this text\n";

@@ -1,8 +1,10 @@
 #include "collector/perf/cpu_recorder.h"
 
+#include "collector/perf/stack_trim.h"
 #include "collector/spool/cpu_recording_file.h"
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -257,7 +259,17 @@ void CpuRecorder::drain(RingBuffer& ring)
     const uint64_t bytes = head - tail;
     const uint64_t from = tail % size;
     const uint64_t first = std::min(bytes, size - from);
-    append(ring.cpu, {data + from, first}, {data, bytes - first});
+    std::string_view records(data + from, first);
+    if (bytes > first) { // the records wrap around the ring's end: made contiguous for trimming
+        m_wrapped.assign(data + from, data + from + first);
+        m_wrapped.insert(m_wrapped.end(), data, data + (bytes - first));
+        records = {m_wrapped.data(), m_wrapped.size()};
+    }
+    const size_t chunkAt = m_pending.size();
+    append(ring.cpu, {});
+    appendTrimmedRecords(records, m_sampleType, uint32_t(std::popcount(kUnwindRegisters)), m_pending);
+    const uint32_t chunkBytes = uint32_t(m_pending.size() - chunkAt - 2 * sizeof(uint32_t));
+    memcpy(m_pending.data() + chunkAt + sizeof(uint32_t), &chunkBytes, sizeof(chunkBytes));
     __atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
 }
 

@@ -70,6 +70,7 @@ private:
     std::vector<std::pair<uint64_t, uint32_t>> m_eventIds; // (id, role) for the header
     std::vector<uint32_t> m_eventCpus;
     std::vector<char> m_pending; // chunks waiting to be written
+    std::vector<char> m_wrapped; // a drain's records made contiguous where they wrap the ring
     std::vector<std::string> m_warnings;
     uint64_t m_sampleType = 0;
     uint64_t m_bytes = 0;

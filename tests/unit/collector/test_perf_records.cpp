@@ -3,6 +3,7 @@
 // chunks; damaged records and foreign files give a sentence, never a crash.
 #include "../../test_paths.h"
 #include "collector/convert/cpu/perf_records.h"
+#include "collector/perf/stack_trim.h"
 
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -56,15 +57,38 @@ std::string switchRecord(uint64_t time, bool out)
     return record;
 }
 
-std::string recording(const std::string& records)
+constexpr uint64_t kPlainSamples = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID
+    | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_CALLCHAIN;
+constexpr uint64_t kStackSamples = kPlainSamples | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+constexpr uint64_t kThreeRegisters = 0b1011;
+
+// A sample as the recorder takes it by default: the chain, three user registers and a copy of
+// `copied` bytes of which the kernel found `used` on the stack (the rest is the copy's slack).
+std::string stackSampleRecord(uint64_t time, uint64_t copied, uint64_t used)
+{
+    std::string record = sampleRecord(time);
+    put(record, uint64_t(PERF_SAMPLE_REGS_ABI_64));
+    for (uint64_t r : {0x7ffd0000ull, 0x7ffd0040ull, 0x401234ull})
+        put(record, r);
+    put(record, copied);
+    for (uint64_t i = 0; i < copied; ++i)
+        record.push_back(char(i < used ? 'a' + i % 26 : 0));
+    if (copied > 0) put(record, used);
+    const perf_event_header header {PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, uint16_t(record.size())};
+    memcpy(record.data(), &header, sizeof(header));
+    return record;
+}
+
+std::string recording(const std::string& records, uint64_t sampleType = kPlainSamples)
 {
     std::string bytes;
     file::FileHeader header {};
     memcpy(header.magic, file::kMagic.data(), file::kMagic.size());
     header.version = file::kVersion;
     header.eventCount = 1;
-    header.sampleType = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME
-        | PERF_SAMPLE_CPU | PERF_SAMPLE_CALLCHAIN;
+    header.sampleType = sampleType;
+    header.sampleRegsUser = sampleType & PERF_SAMPLE_REGS_USER ? kThreeRegisters : 0;
+    header.sampleStackUser = sampleType & PERF_SAMPLE_STACK_USER ? 4096 : 0;
     header.samplingPeriodNs = 1'000'000;
     put(bytes, header);
     put(bytes, file::EventEntry {kClockId, uint32_t(file::EventRole::CpuClock), 1});
@@ -134,4 +158,44 @@ TEST_CASE("a damaged, cut or foreign CPU recording gives a sentence, not a crash
     REQUIRE_FALSE(foreign);
     CHECK(foreign.error().find("not a CPU recording") != std::string::npos);
     CHECK(foreign.error().find(file::kFileName) != std::string::npos);
+}
+
+TEST_CASE("stack copies trimmed to their used bytes read back as the same samples", "[collector][cpu]")
+{
+    // 200 of 4096 bytes used (kept as 200), 3 used (kept as 8), none used, and a switch between.
+    const std::string records = stackSampleRecord(1000, 4096, 200) + switchRecord(1500, true)
+        + stackSampleRecord(2000, 4096, 3) + stackSampleRecord(3000, 4096, 0);
+    std::vector<char> trimmed;
+    appendTrimmedRecords(records, kStackSamples, 3, trimmed);
+    CHECK(records.size() - trimmed.size() == (4096 - 200) + (4096 - 8) + (4096 + 8));
+
+    const Result<PerfRecording> whole
+        = readPerfRecording(written("perf_records_untrimmed", recording(records, kStackSamples)));
+    const Result<PerfRecording> cut = readPerfRecording(written(
+        "perf_records_trimmed", recording(std::string(trimmed.begin(), trimmed.end()), kStackSamples)));
+    REQUIRE(whole);
+    REQUIRE(cut);
+    CHECK(cut.value().diagnostics.empty());
+    REQUIRE(cut.value().samples.size() == 3);
+    REQUIRE(whole.value().samples.size() == 3);
+    for (size_t i = 0; i < 3; ++i) {
+        const PerfSample& a = whole.value().samples[i];
+        const PerfSample& b = cut.value().samples[i];
+        CHECK(a.time == b.time);
+        CHECK(std::vector<uint64_t>(a.userChain.begin(), a.userChain.end())
+            == std::vector<uint64_t>(b.userChain.begin(), b.userChain.end()));
+        CHECK(std::vector<uint64_t>(a.userRegisters.begin(), a.userRegisters.end())
+            == std::vector<uint64_t>(b.userRegisters.begin(), b.userRegisters.end()));
+        CHECK(a.userStack == b.userStack);
+    }
+    CHECK(cut.value().samples[0].userStack.size() == 200);
+    CHECK(cut.value().samples[1].userStack == "abc");
+    CHECK(cut.value().samples[2].userStack.empty());
+    CHECK(cut.value().threadEvents.size() == 1);
+
+    // Records of another shape, or a torn tail, pass through unchanged.
+    std::vector<char> plain;
+    const std::string torn = sampleRecord(1000) + std::string("\x09\x00", 2);
+    appendTrimmedRecords(torn, kPlainSamples, 0, plain);
+    CHECK(std::string(plain.begin(), plain.end()) == torn);
 }

@@ -9,8 +9,8 @@
 // Clocks: host-side records (NVTX, OS runtime, thread names, capture control) carry *ticks* of
 // the header's TickSource (the TSC, or CLOCK_MONOTONIC nanoseconds). ClockSync records pair
 // ticks with CLOCK_MONOTONIC; both are host-wide, so the launcher may pool the pairs of every
-// file of a session. CUDA records carry CLOCK_MONOTONIC nanoseconds directly (CUPTI is given
-// that clock through its timestamp callback, or calibrated against it).
+// file of a session. CUDA records carry CLOCK_MONOTONIC nanoseconds directly (CUPTI's own clock,
+// its offset measured at start and at every periodic flush, cupti_clock.h).
 //
 // Versioning: a reader refuses another major version. Minor versions only add record types;
 // a reader skips types it does not know. The fixed part of a record that carries text never
@@ -422,7 +422,8 @@ static_assert(sizeof(CudaApiRecord) % 8 == 0 && sizeof(CudaVersionsRecord) % 8 =
 
 // Environment variables through which the launcher configures the injection library.
 // (A user may also set, for the injection library, SIGHTLINE_CLOCK=monotonic|tsc (clock.cpp)
-// and SIGHTLINE_CUPTI_CLOCK=calibrate (cupti_activity.cpp); for the launcher,
+// SIGHTLINE_CUPTI_CLOCK=callback (cupti_clock.h) and SIGHTLINE_CUPTI_ZEROING=cupti
+// (activity_buffers.h); for the launcher,
 // SIGHTLINE_INJECT_LIBRARY, SIGHTLINE_PROGRESS_INTERVAL, SIGHTLINE_KEEP_SPOOL and
 // SIGHTLINE_TIMINGS.)
 inline constexpr const char* kEnvSpoolDir = "SIGHTLINE_SPOOL_DIR"; // required: off when unset

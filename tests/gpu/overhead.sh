@@ -11,7 +11,8 @@
 #   OUT=dir SIGHTLINE_BUILD=build tests/gpu/overhead.sh [ROUNDS] [VARIANTS...]
 # Variants: bare, torchprof, sightline (the defaults), gpu-metrics (+ GPU metrics at 10 kHz),
 # no-driver (no driver API records), cuda-only (-t cuda), kernels-only (no API records),
-# cupti-clock (CUPTI's own clock, calibrated), cupti-zeroing (CUPTI zeroes its buffers in the
+# cupti-callback (CUDA records stamped through our CLOCK_MONOTONIC callback, as before
+# cupti_clock.h), cupti-zeroing (CUPTI zeroes its buffers in the
 # launching thread, as before activity_buffers.h), no-cpu (no CPU samples, no thread states), no-ctxsw
 # (no thread states), perfmap (CPython's perf map on: taskset hides the python name from the
 # launcher), nvtx-osrt (no CUDA), nsys (Nsight Systems' defaults, where NSYS or PATH has one).
@@ -38,7 +39,7 @@ overhead_run() {
     no-driver) SIGHTLINE_CUDA_DRIVER_API=0 "${traced[@]}" "${loop[@]}" --mode bare ;;
     cuda-only) "${profile[@]}" -t cuda "${loop[@]}" --mode bare ;;
     kernels-only) SIGHTLINE_CUDA_API=0 "${profile[@]}" -t cuda "${loop[@]}" --mode bare ;;
-    cupti-clock) SIGHTLINE_CUPTI_CLOCK=calibrate "${traced[@]}" "${loop[@]}" --mode bare ;;
+    cupti-callback) SIGHTLINE_CUPTI_CLOCK=callback "${traced[@]}" "${loop[@]}" --mode bare ;;
     cupti-zeroing) SIGHTLINE_CUPTI_ZEROING=cupti "${traced[@]}" "${loop[@]}" --mode bare ;;
     no-cpu) "${traced[@]}" --sample=none --cpuctxsw=none "${loop[@]}" --mode bare ;;
     no-ctxsw) "${traced[@]}" --cpuctxsw=none "${loop[@]}" --mode bare ;;

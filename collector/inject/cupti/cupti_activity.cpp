@@ -4,6 +4,7 @@
 // thread's own buffer like any producer. No lock is held while calling into CUPTI.
 #include "collector/inject/clock.h"
 #include "collector/inject/cupti/activity_buffers.h"
+#include "collector/inject/cupti/cupti_clock.h"
 #include "collector/inject/cupti/cupti_session.h"
 #include "collector/inject/interned_strings.h"
 #include "collector/inject/records.h"
@@ -60,13 +61,15 @@ void CUPTIAPI bufferCompleted(CUcontext context, uint32_t streamId, uint8_t* buf
 {
     ToolScope scope;
     CuptiState& s = state();
+    DecodeSettings settings = s.settings;
+    settings.timestampOffsetNs = cuptiClockOffsetNs();
     ProcessEnvironment env;
     ThreadBuffer* out = BufferRegistry::current();
     uint64_t noTimestamps = 0;
     CUpti_Activity* record = nullptr;
     while (out && s.api.getNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS) {
         DecodedRecord decoded;
-        const DecodeResult result = decodeActivity(*record, s.settings, env, decoded);
+        const DecodeResult result = decodeActivity(*record, settings, env, decoded);
         if (result == DecodeResult::NoTimestamps) ++noTimestamps;
         if (result != DecodeResult::Record) continue;
         if (void* space = out->reserve(decoded.size)) {
@@ -81,40 +84,11 @@ void CUPTIAPI bufferCompleted(CUcontext context, uint32_t streamId, uint8_t* buf
     returnActivityBuffer(buffer, validSize);
 }
 
-uint64_t CUPTIAPI monotonicTimestampValue()
-{
-    return uint64_t(spool::monotonicNs());
-}
-
-// Without our timestamp callback CUPTI stamps with its own clock (CLOCK_REALTIME on Linux):
-// measure its offset to CLOCK_MONOTONIC with the tightest of a few bracketed readings, once,
-// before any record is decoded (the offset drifts only with NTP adjustments).
-void calibrateOffset(CuptiState& s)
-{
-    int64_t bestGap = INT64_MAX;
-    for (int i = 0; i < 8; ++i) {
-        uint64_t cuptiNow = 0;
-        const int64_t before = spool::monotonicNs();
-        if (s.api.getTimestamp(&cuptiNow) != CUPTI_SUCCESS) return;
-        const int64_t after = spool::monotonicNs();
-        if (after - before < bestGap) {
-            bestGap = after - before;
-            s.settings.timestampOffsetNs = (before + (after - before) / 2) - int64_t(cuptiNow);
-        }
-    }
-}
-
 } // namespace
 
 bool registerActivityBuffers(CuptiState& s)
 {
-    // SIGHTLINE_CUPTI_CLOCK=calibrate keeps CUPTI on its own clock and aligns it by calibration
-    // (to measure what the timestamp callback costs per launch).
-    const char* clock = getenv("SIGHTLINE_CUPTI_CLOCK");
-    const bool calibrateOnly = clock && strcmp(clock, "calibrate") == 0;
-    if (s.api.registerTimestampCallback && !calibrateOnly)
-        s.ourClock = s.api.registerTimestampCallback(&monotonicTimestampValue) == CUPTI_SUCCESS;
-    if (!s.ourClock) calibrateOffset(s);
+    setUpCuptiClock(s);
     prepareActivityBuffers(s);
     const CUptiResult result = s.api.registerCallbacks(&bufferRequested, &bufferCompleted);
     if (result != CUPTI_SUCCESS) {
@@ -196,6 +170,7 @@ void flushActivity(bool forced)
     CuptiState& s = state();
     if (!s.active.load()) return;
     ToolScope scope;
+    recalibrateCuptiClock(s); // the records this flush hands over are decoded with the newest offset
     s.api.flushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
 }
 

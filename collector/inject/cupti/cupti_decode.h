@@ -4,8 +4,8 @@
 // Records are read through the field layout shared by every struct version CUPTI 12 and 13
 // fill (fields are only ever appended: Kernel9 and Kernel10 agree up to localMemoryTotal_v2,
 // Memcpy5 and Memcpy6 up to graphId, ...). CUPTI's enums are mapped onto the model's values
-// here, and timestamps are moved onto CLOCK_MONOTONIC by `timestampOffsetNs` (0 when CUPTI
-// uses our timestamp callback).
+// here, and timestamps are moved onto CLOCK_MONOTONIC by `timestampOffsetNs` (cupti_clock.h;
+// 0 when CUPTI uses our timestamp callback).
 #pragma once
 
 #include "collector/spool/spool_format.h"

@@ -18,7 +18,7 @@ struct CuptiState
     DecodeSettings settings;
     CUpti_SubscriberHandle subscriber = nullptr;
     std::atomic<bool> active {false}; // subscribed and recording
-    bool ourClock = false; // CUPTI accepted our timestamp callback
+    bool ourClock = false; // CUPTI calls our timestamp callback (SIGHTLINE_CUPTI_CLOCK=callback)
 };
 
 CuptiState& state();

@@ -4,17 +4,20 @@
 #   run_rounds ROUNDS RUNS_FILE LOG_DIR RUNNER FIGURE CONFIG...
 # RUNNER CONFIG runs one configuration; FIGURE is the word before the figure in its output
 # ("us_per_iteration"). RUNS_FILE gets one "CONFIG VALUE" line per run (VALUE empty when the run
-# printed none), as overhead_stats.py reads it; LOG_DIR/CONFIG-ROUND.txt the run's output.
+# printed none), as overhead_stats.py reads it; LOG_DIR/CONFIG-ROUND.txt the run's output and
+# its wall time, start-up and the profiler's work after the program included ("run_seconds").
 run_rounds() {
     local rounds=$1 runs_file=$2 logs=$3 runner=$4 figure=$5
     shift 5
-    local round config log
+    local round config log started
     mkdir -p "$logs"
     : > "$runs_file"
     for round in $(seq "$rounds"); do
         for config in "$@"; do
             log="$logs/$config-$round.txt"
+            started=$SECONDS
             "$runner" "$config" > "$log" 2>&1
+            echo "run_seconds $((SECONDS - started))" >> "$log"
             echo "$config $(awk -v word="$figure" '$1 == word {print $2}' "$log" | tail -1)" >> "$runs_file"
         done
     done

@@ -7,7 +7,7 @@ profiler's post-processing).
 
 Prints "us_per_iteration <value>" (what overhead.sh reads), then the loop's tenths
 ("tenths_us min median max": a run slowed in one stretch differs from one slowed throughout)
-and where the CPU time went, thread by thread (thread_usage.py).
+and where the CPU time went, thread by thread (measured_run.py).
 """
 import argparse
 import statistics
@@ -15,7 +15,7 @@ import time
 
 import torch
 
-from thread_usage import ThreadUsage
+from measured_run import measured_run
 
 
 def loop(x, iterations):
@@ -39,19 +39,7 @@ def main():
     args = parser.parse_args()
     x = torch.zeros(1, device="cuda")
     loop(x, 2000)  # warm-up: context, kernels loaded, allocator settled
-
-    def measured():
-        usage = ThreadUsage()
-        tenths = loop(x, args.iters)
-        usage.report(sum(tenths) * args.iters / 10 / 1e6)
-        return tenths
-
-    if args.mode == "bare":
-        tenths = measured()
-    else:
-        activities = [torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]
-        with torch.profiler.profile(activities=activities):
-            tenths = measured()
+    tenths = measured_run(args.mode, lambda: loop(x, args.iters), lambda t: sum(t) * args.iters / 10 / 1e6)
     print(f"us_per_iteration {statistics.fmean(tenths):.3f}")
     print(f"tenths_us {min(tenths):.2f} {statistics.median(tenths):.2f} {max(tenths):.2f}")
 

@@ -8,7 +8,7 @@ are: a profiler's cost per launch shows in the step time.
 
 Each step is timed from Python up to a synchronize; the warm-up steps (compilation, autotuning,
 allocator) are left out. Prints "step_ms <median>" (what step_cost.sh reads), "steps_ms" with
-every measured step, then where the CPU time went, thread by thread (thread_usage.py).
+every measured step, then where the CPU time went, thread by thread (measured_run.py).
 """
 import argparse
 import statistics
@@ -17,7 +17,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-from thread_usage import ThreadUsage
+from measured_run import measured_run
 
 VOCAB, WIDTH, HEADS, LAYERS, SEQUENCE, BATCH = 4096, 256, 4, 2, 128, 16
 
@@ -82,19 +82,7 @@ def main():
 
     for _ in range(args.warmup):
         step()
-
-    def measured():
-        usage = ThreadUsage()
-        steps = [step() for _ in range(args.steps)]
-        usage.report(sum(steps) / 1e3)
-        return steps
-
-    if args.mode == "bare":
-        steps = measured()
-    else:
-        activities = [torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]
-        with torch.profiler.profile(activities=activities):
-            steps = measured()
+    steps = measured_run(args.mode, lambda: [step() for _ in range(args.steps)], lambda s: sum(s) / 1e3)
     print(f"step_ms {statistics.median(steps):.4f}")
     print("steps_ms " + " ".join(f"{s:.3f}" for s in steps))
 

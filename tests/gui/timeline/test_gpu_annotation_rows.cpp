@@ -2,24 +2,13 @@
 // rank-0 trace writes them: pid = device 0, tid = stream 7, no context) are drawn in a row of
 // that stream, under the GPU, beside the stream's kernels; no CPU thread row is made up for them.
 #include "timeline_widget_fixture.h"
+#include "unit/support/hta_annotation_trace.h"
 
 #include <catch2/catch.hpp>
 
 using namespace sightline;
 
 namespace {
-
-constexpr const char* kAnnotatedStream = R"JSON({"schemaVersion": 1, "traceEvents": [
-{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 4096, "tid": 4096, "ts": 1712195495505570.0, "dur": 6.5,
- "args": {"External id": 112, "cbid": 211, "correlation": 135071}},
-{"ph": "X", "cat": "kernel", "name": "CatArrayBatchedCopy", "pid": 0, "tid": 7, "ts": 1712195495505583.0, "dur": 4.928,
- "args": {"External id": 112, "queued": 0, "device": 0, "context": 1, "stream": 7, "correlation": 135071,
-          "registers per thread": 30, "shared memory": 0, "grid": [4, 106, 1], "block": [128, 1, 1]}},
-{"ph": "X", "cat": "gpu_user_annotation", "name": "## backward ##", "pid": 0, "tid": 7, "ts": 1712195495505581.5,
- "dur": 28.226, "args": {"External id": 21205}},
-{"name": "thread_name", "ph": "M", "ts": 1712195495505000, "pid": 0, "tid": 7, "args": {"name": "stream 7 "}}
-]}
-)JSON";
 
 TrackId onlyTrack(const Trace& trace, TrackKind kind)
 {
@@ -57,7 +46,7 @@ int ancestorOf(const views::RowTree& rows, int node, views::RowKind kind)
 TEST_CASE("A gpu_user_annotation range is drawn under its GPU stream's row, not on a CPU 'Thread [0]' row")
 {
     const std::shared_ptr<const Trace> trace
-        = testing::importedChromeTrace("gui-gpu-annotation", kAnnotatedStream);
+        = testing::importedChromeTrace("gui-gpu-annotation", test::kHtaAnnotatedStreamJson);
     const TrackId kernels = onlyTrack(*trace, TrackKind::Kernels);
     const TrackId ranges = onlyTrack(*trace, TrackKind::Nvtx);
 

@@ -3,6 +3,7 @@
 // and gpu_user_annotation ranges with no context of their own. Each fixture is generated here
 // with exactly the fields and value types those files have.
 #include "../../test_paths.h"
+#include "../support/hta_annotation_trace.h"
 #include "import_support.h"
 #include "model/import/importers.h"
 #include "model/trace/event_access.h"
@@ -204,16 +205,7 @@ TEST_CASE("gpu_user_annotation ranges go on their stream, in the context of its 
 {
     // As HolisticTraceAnalysis' rank-0 trace writes them: pid = device, tid = stream, and only
     // an External id for args, while the kernels say device, context and stream.
-    const Trace trace = importText("gpu-annotation", R"JSON({"schemaVersion": 1, "traceEvents": [
-{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 4096, "tid": 4096, "ts": 1712195495505570.0, "dur": 6.5,
- "args": {"External id": 112, "cbid": 211, "correlation": 135071}},
-{"ph": "X", "cat": "kernel", "name": "CatArrayBatchedCopy", "pid": 0, "tid": 7, "ts": 1712195495505583.0, "dur": 4.928,
- "args": {"External id": 112, "queued": 0, "device": 0, "context": 1, "stream": 7, "correlation": 135071,
-          "registers per thread": 30, "shared memory": 0, "grid": [4, 106, 1], "block": [128, 1, 1]}},
-{"ph": "X", "cat": "gpu_user_annotation", "name": "## backward ##", "pid": 0, "tid": 7, "ts": 1712195495505581.5,
- "dur": 28.226, "args": {"External id": 21205}},
-{"name": "thread_name", "ph": "M", "ts": 1712195495505000, "pid": 0, "tid": 7, "args": {"name": "stream 7 "}}
-]})JSON");
+    const Trace trace = importText("gpu-annotation", test::kHtaAnnotatedStreamJson);
     const Track* kernels = findTrack(trace, TrackKind::Kernels);
     const Track* range = findTrack(trace, TrackKind::Nvtx);
     REQUIRE(kernels);

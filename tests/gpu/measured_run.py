@@ -1,10 +1,9 @@
-"""Where a measured stretch of a process spent its CPU time, thread by thread, read from
-/proc/self/task: for the overhead benchmarks, so a slow run says which threads (the program's,
-CUDA's, CUPTI's, a profiler's) took the CPU and whether the timed thread was preempted.
+"""The measured stretch of the overhead benchmarks' programs, run bare or inside torch.profiler,
+and where it spent its CPU time, thread by thread, read from /proc/self/task: a slow run says
+which threads (the program's, CUDA's, CUPTI's, a profiler's) took the CPU and whether the timed
+thread was preempted.
 
-  usage = ThreadUsage()      # before the timed stretch
-  ...
-  usage.report()             # after it: one "thread ..." line per thread that ran, busiest first
+  figures = measured_run(mode, measure, seconds_of)
 """
 import os
 import threading
@@ -51,3 +50,22 @@ class ThreadUsage:
             role = " timed" if tid == self._main else ""
             print(f"thread {name!r}{role} cpu {used / wall_seconds * 100:.1f}% "
                   f"switches voluntary {v} involuntary {iv}")
+
+
+def measured_run(mode, measure, seconds_of):
+    """Runs measure() bare (mode "bare") or inside torch.profiler with CPU and CUDA activities
+    ("torchprof"), prints the thread lines for its stretch (seconds_of(figures) long) and
+    returns its figures."""
+    def timed():
+        usage = ThreadUsage()
+        figures = measure()
+        usage.report(seconds_of(figures))
+        return figures
+
+    if mode == "bare":
+        return timed()
+    import torch  # only the torch.profiler mode needs it here
+
+    activities = [torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]
+    with torch.profiler.profile(activities=activities):
+        return timed()

@@ -52,6 +52,8 @@ TEST_CASE("A gpu_user_annotation range is drawn under its GPU stream's row, not 
 
     testing::ShownTimeline shown(trace, {1000, 420});
     views::TimelineView& view = shown.view;
+    // Collapsed, a stream row shows its kernels only: the annotated stream starts open.
+    CHECK(view.state().rows().isShown(view.state().rows().leafOf(ranges)));
     view.setAllRowsExpanded(true);
     view.setVisibleRange(views::framing(trace->span, 1.2));
     shown.settle();

@@ -342,9 +342,13 @@ RowTree RowTree::build(const Trace& trace)
             size_t s = 0;
             for (auto& [streamKey, tracks] : streams) {
                 const QString name = streamName(trace, trace.track(tracks.front()).key);
+                // Collapsed, a stream shows its GPU work only: one with ranges on it (PyTorch's
+                // gpu_user_annotation) starts open, so they are seen.
+                const bool annotated = std::any_of(tracks.begin(), tracks.end(),
+                    [&](TrackId id) { return trace.track(id).key.kind == TrackKind::Nvtx; });
                 const int streamIndex
                     = tree.add(group(RowKind::Stream, percentLabel(streamBusy[s], contextBusy, name),
-                                   RowContent::Merged, gpuWork(trace, tracks), false),
+                                   RowContent::Merged, gpuWork(trace, tracks), annotated),
                         contextIndex);
                 for (TrackId id : tracks) {
                     const TrackKind kind = trace.track(id).key.kind;

@@ -58,6 +58,12 @@ void appendArgbHex(std::string& out, uint32_t argb)
         out += kHex[(argb >> shift) & 0xF];
 }
 
+std::string cudaVersionText(int64_t encoded)
+{
+    if (encoded <= 0) return {};
+    return std::to_string(encoded / 1000) + "." + std::to_string((encoded % 1000) / 10);
+}
+
 PayloadValue decodePayload(PayloadType type, uint64_t bits)
 {
     PayloadValue value;

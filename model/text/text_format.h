@@ -1,6 +1,7 @@
 // Appending values as text for the text exporters (Chrome trace JSON and CSV): integers,
 // shortest round-trip doubles, nanoseconds as decimal microseconds that keep every nanosecond
-// ("1234.567"), ARGB colours, and NVTX payloads decoded from their raw bits.
+// ("1234.567"), ARGB colours, CUDA's encoded versions, and NVTX payloads decoded from their raw
+// bits.
 #pragma once
 
 #include "model/core/enums.h"
@@ -22,6 +23,10 @@ void appendMicros(std::string& out, Timestamp nanoseconds);
 
 // "0xAARRGGBB".
 void appendArgbHex(std::string& out, uint32_t argb);
+
+// A CUDA version as CUDA encodes it (1000 * major + 10 * minor): 12040 -> "12.4"; "" for 0 or
+// less (unknown).
+std::string cudaVersionText(int64_t encoded);
 
 // An NVTX payload read back from its raw bits (PayloadType says which union member it is).
 struct PayloadValue

@@ -6,6 +6,7 @@
 #include "model/import/kineto/json_number.h"
 #include "model/import/kineto/json_stream.h"
 #include "model/import/kineto/kineto_collector.h"
+#include "model/text/text_format.h"
 
 #include <algorithm>
 #include <new>
@@ -47,13 +48,6 @@ std::string valueOf(const FlatObject& object, std::string_view key)
 int64_t integerOf(const FlatObject& object, std::string_view key)
 {
     return numberTextToInteger(valueOf(object, key)).value_or(0);
-}
-
-// 12040 -> "12.4", as CUDA encodes its versions.
-std::string cudaVersionText(int64_t encoded)
-{
-    if (encoded <= 0) return {};
-    return std::to_string(encoded / 1000) + "." + std::to_string((encoded % 1000) / 10);
 }
 
 class ChromeTraceReader

@@ -5,6 +5,7 @@
 #include "model/import/nsys/nsys_importer.h"
 #include "model/nsys/global_id.h"
 #include "model/nsys/sqlite_schema.h"
+#include "model/text/text_format.h"
 
 #include <charconv>
 #include <cstdint>
@@ -19,12 +20,6 @@ std::optional<int64_t> integerText(std::string_view text)
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
     return value;
-}
-
-// 12080 -> "12.8", as CUDA encodes its versions.
-std::string cudaVersionText(int64_t encoded)
-{
-    return std::to_string(encoded / 1000) + "." + std::to_string((encoded % 1000) / 10);
 }
 
 // Older exports write the driver version without dots ("52510517" for 525.105.17): three

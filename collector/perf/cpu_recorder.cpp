@@ -4,7 +4,6 @@
 #include "collector/spool/cpu_recording_file.h"
 
 #include <algorithm>
-#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -267,7 +266,7 @@ void CpuRecorder::drain(RingBuffer& ring)
     }
     const size_t chunkAt = m_pending.size();
     append(ring.cpu, {});
-    appendTrimmedRecords(records, m_sampleType, uint32_t(std::popcount(kUnwindRegisters)), m_pending);
+    appendTrimmedRecords(records, m_sampleType, kUnwindRegisters, m_pending);
     const uint32_t chunkBytes = uint32_t(m_pending.size() - chunkAt - 2 * sizeof(uint32_t));
     memcpy(m_pending.data() + chunkAt + sizeof(uint32_t), &chunkBytes, sizeof(chunkBytes));
     __atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);

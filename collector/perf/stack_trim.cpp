@@ -1,5 +1,9 @@
 #include "collector/perf/stack_trim.h"
 
+#include "collector/spool/frame_pointer_walk.h"
+
+#include <algorithm>
+#include <bit>
 #include <cstring>
 #include <linux/perf_event.h>
 
@@ -33,25 +37,58 @@ uint64_t wordAt(std::string_view record, size_t offset)
     return word;
 }
 
-// Where the stack copy's size field lies in `record`, or 0 where the sample has none or does not
-// parse.
-size_t stackSizeOffset(std::string_view record, uint64_t sampleType, uint32_t registerCount)
+// Where a sample's parts lie; sizeAt 0 when it has no stack copy or does not parse.
+struct SampleLayout
 {
+    std::vector<uint64_t> userChain; // the entries after PERF_CONTEXT_USER
+    std::vector<uint64_t> registers;
+    size_t sizeAt = 0; // of the stack copy's size field
+};
+
+SampleLayout layoutOf(std::string_view record, uint64_t sampleType, uint64_t registerMask)
+{
+    SampleLayout layout;
     size_t at = sizeof(perf_event_header);
     for (const auto& field : kFixedFields)
         if (sampleType & field.bit) at += field.bytes;
     if ((sampleType & PERF_SAMPLE_CALLCHAIN) != 0) {
-        if (at + 8 > record.size()) return 0;
+        if (at + 8 > record.size()) return {};
         const uint64_t count = wordAt(record, at);
-        if (count > record.size() / 8) return 0;
+        if (count > (record.size() - at - 8) / 8) return {};
+        bool user = false;
+        for (uint64_t i = 0; i < count; ++i) {
+            const uint64_t entry = wordAt(record, at + 8 + i * 8);
+            if (entry >= uint64_t(PERF_CONTEXT_MAX)) {
+                user = entry == uint64_t(PERF_CONTEXT_USER);
+                continue;
+            }
+            if (user) layout.userChain.push_back(entry);
+        }
         at += 8 + count * 8;
     }
     if ((sampleType & PERF_SAMPLE_REGS_USER) != 0) {
-        if (at + 8 > record.size()) return 0;
-        const uint64_t abi = wordAt(record, at);
-        at += 8 + (abi != PERF_SAMPLE_REGS_ABI_NONE ? size_t(registerCount) * 8 : 0);
+        if (at + 8 > record.size()) return {};
+        const bool present = wordAt(record, at) != PERF_SAMPLE_REGS_ABI_NONE;
+        at += 8;
+        const size_t count = present ? size_t(std::popcount(registerMask)) : 0;
+        if (at + count * 8 > record.size()) return {};
+        for (size_t i = 0; i < count; ++i)
+            layout.registers.push_back(wordAt(record, at + i * 8));
+        at += count * 8;
     }
-    return at + 8 <= record.size() ? at : 0;
+    if (at + 8 <= record.size()) layout.sizeAt = at;
+    return layout;
+}
+
+// Whether the kernel's walk of this sample reached its thread's outermost frame.
+bool wholeWalk(const SampleLayout& layout, uint64_t registerMask, std::string_view stack)
+{
+    uint64_t fp = 0, sp = 0;
+    return spool::perfRegisterValue(
+               layout.registers.data(), layout.registers.size(), registerMask, spool::kPerfRegisterBp, fp)
+        && spool::perfRegisterValue(
+            layout.registers.data(), layout.registers.size(), registerMask, spool::kPerfRegisterSp, sp)
+        && spool::walkEndsOnNullFramePointer(fp, sp, stack, layout.userChain.data(), layout.userChain.size());
 }
 
 void appendBytes(std::vector<char>& out, const void* data, size_t bytes)
@@ -60,18 +97,22 @@ void appendBytes(std::vector<char>& out, const void* data, size_t bytes)
     out.insert(out.end(), begin, begin + bytes);
 }
 
-// Appends one sample with its stack copy cut to what was used; false when it does not parse.
+// Appends one sample with its stack copy cut; false when it does not parse or has no copy.
 bool appendTrimmedSample(
-    std::string_view record, uint64_t sampleType, uint32_t registerCount, std::vector<char>& out)
+    std::string_view record, uint64_t sampleType, uint64_t registerMask, std::vector<char>& out)
 {
-    const size_t sizeAt = stackSizeOffset(record, sampleType, registerCount);
+    const SampleLayout layout = layoutOf(record, sampleType, registerMask);
+    const size_t sizeAt = layout.sizeAt;
     if (sizeAt == 0) return false;
     const uint64_t copied = wordAt(record, sizeAt);
-    if (copied == 0) return false; // nothing to trim
+    if (copied == 0) return false; // nothing to cut
     const size_t dataAt = sizeAt + 8;
     if (copied > record.size() || dataAt + copied + 8 > record.size()) return false;
-    const uint64_t used = std::min(wordAt(record, dataAt + copied), copied);
-    const uint64_t kept = (used + 7) / 8 * 8;
+    const uint64_t dynamic = wordAt(record, dataAt + copied);
+    const uint64_t used = std::min(dynamic, copied);
+    const std::string_view stack(record.data() + dataAt, used);
+    const uint64_t wanted = wholeWalk(layout, registerMask, stack) ? std::min(used, kLeafStackBytes) : used;
+    const uint64_t kept = (wanted + 7) / 8 * 8;
     const size_t tailAt = dataAt + copied + 8; // fields after the stack copy, kept as they are
     perf_event_header header;
     memcpy(&header, record.data(), sizeof(header));
@@ -82,7 +123,7 @@ bool appendTrimmedSample(
     appendBytes(out, &kept, 8);
     if (kept > 0) {
         appendBytes(out, record.data() + dataAt, kept);
-        appendBytes(out, &used, 8);
+        appendBytes(out, &dynamic, 8);
     }
     appendBytes(out, record.data() + tailAt, record.size() - tailAt);
     return true;
@@ -91,7 +132,7 @@ bool appendTrimmedSample(
 } // namespace
 
 void appendTrimmedRecords(
-    std::string_view records, uint64_t sampleType, uint32_t registerCount, std::vector<char>& out)
+    std::string_view records, uint64_t sampleType, uint64_t registerMask, std::vector<char>& out)
 {
     const bool trims = (sampleType & PERF_SAMPLE_STACK_USER) != 0 && (sampleType & kUnparsed) == 0;
     size_t at = 0;
@@ -101,7 +142,7 @@ void appendTrimmedRecords(
         if (header.size < sizeof(header) || at + header.size > records.size()) break;
         const std::string_view record = records.substr(at, header.size);
         if (!trims || header.type != PERF_RECORD_SAMPLE
-            || !appendTrimmedSample(record, sampleType, registerCount, out))
+            || !appendTrimmedSample(record, sampleType, registerMask, out))
             appendBytes(out, record.data(), record.size());
         at += header.size;
     }

@@ -1,23 +1,30 @@
-// Trims the user-stack copies of perf samples to the part the kernel found in use.
+// Cuts the user-stack copies of perf samples down to what the conversion will read.
 //
 // PERF_SAMPLE_STACK_USER makes every sample carry the whole requested copy (4 KiB here) however
-// shallow the stack, with `dyn_size` saying how much of it was really copied. A thread spinning a
-// few frames deep uses a few hundred bytes of it. Dropping the rest as the launcher drains the
-// rings keeps the CPU recording file (and reading it back after the run) proportional to the
-// stacks themselves; a trimmed sample is still a well-formed record (size = the used bytes,
-// rounded up to 8) that any perf-format reader reads the same.
+// little of it matters: a busy thread wrote over 4 KB a sample into the CPU recording, 820 MB
+// for 190,000 samples. As the launcher drains the rings it keeps of each copy:
+//  - where the kernel's frame-pointer walk is whole (replayed on the copy, it ends on a null
+//    frame pointer: spool/frame_pointer_walk.h), only the first kLeafStackBytes, from which the
+//    conversion reads the caller of a leaf that keeps no frame pointer; the sample's dyn_size
+//    is left as the kernel wrote it, so a dyn_size above the copy's size says "cut after a
+//    whole walk" (the kernel never writes one);
+//  - otherwise the bytes the kernel copied (dyn_size), rounded up to 8, for libdw to unwind.
+// A cut sample is still a well-formed perf record.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
 namespace sightline::collector {
 
+inline constexpr uint64_t kLeafStackBytes = 512;
+
 // Appends `records` (whole perf records, as drained from a ring) to `out`, each sample's stack
-// copy cut to its `dyn_size`. `sampleType` and `registerCount` (the registers PERF_SAMPLE_REGS_USER
-// asks for) describe the samples; a record that does not parse as such is appended unchanged.
+// copy cut as above. `sampleType` and `registerMask` (PERF_SAMPLE_REGS_USER's registers)
+// describe the samples; a record that does not parse as such is appended unchanged.
 void appendTrimmedRecords(
-    std::string_view records, uint64_t sampleType, uint32_t registerCount, std::vector<char>& out);
+    std::string_view records, uint64_t sampleType, uint64_t registerMask, std::vector<char>& out);
 
 } // namespace sightline::collector

@@ -1,7 +1,6 @@
 #include "collector/convert/cpu/dwarf_unwinder.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <dwarf.h>
@@ -96,11 +95,8 @@ int onFrame(Dwfl_Frame* frame, void* arg)
 
 bool sampleRegister(const PerfSample& sample, uint64_t registerMask, int perfRegister, uint64_t& value)
 {
-    if (!(registerMask >> perfRegister & 1)) return false;
-    const auto index = size_t(std::popcount(registerMask & ((1ull << perfRegister) - 1)));
-    if (index >= sample.userRegisters.size()) return false;
-    value = sample.userRegisters[index];
-    return true;
+    return spool::perfRegisterValue(
+        sample.userRegisters.data(), sample.userRegisters.size(), registerMask, perfRegister, value);
 }
 
 std::optional<int64_t> stackPointerCfaOffset(ProcessImage& image, uint64_t ip)

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "collector/convert/cpu/process_images.h"
+#include "collector/spool/frame_pointer_walk.h"
 
 #include <cstdint>
 #include <optional>
@@ -12,9 +13,8 @@
 
 namespace sightline::collector {
 
-// perf's x86-64 numbers (perf_regs.h) of the registers the stack walks read.
-inline constexpr int kPerfRegisterBp = 6;
-inline constexpr int kPerfRegisterSp = 7;
+using spool::kPerfRegisterBp;
+using spool::kPerfRegisterSp;
 
 // The value of perf register `perfRegister` in `sample`, where `registerMask` recorded it.
 bool sampleRegister(const PerfSample& sample, uint64_t registerMask, int perfRegister, uint64_t& value);

@@ -215,7 +215,11 @@ private:
         if (m_sampleType & PERF_SAMPLE_STACK_USER) {
             const uint64_t size = r.next<uint64_t>();
             const std::string_view copied = r.bytes(size);
-            if (size > 0) s.userStack = copied.substr(0, std::min<uint64_t>(r.next<uint64_t>(), size));
+            if (size > 0) {
+                const uint64_t dynamic = r.next<uint64_t>();
+                s.userStack = copied.substr(0, std::min<uint64_t>(dynamic, size));
+                s.userStackCut = dynamic > size;
+            }
         }
         if (r.bad()) return false;
         m_out.samples.push_back(s);

@@ -33,6 +33,9 @@ struct PerfSample
     std::span<const uint64_t> userChain; // user instruction pointers, innermost first
     std::span<const uint64_t> userRegisters; // as sample_regs_user selects (DWARF unwinding)
     std::string_view userStack; // the copied user stack, from the stack pointer up
+    // The launcher kept only the leaf's part of the copy because the frame-pointer walk was
+    // whole (collector/perf/stack_trim.h: the sample's dyn_size exceeds its copy).
+    bool userStackCut = false;
 };
 
 struct PerfMapping

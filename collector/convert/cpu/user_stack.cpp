@@ -29,26 +29,16 @@ bool keepCode(ProcessImage& image, std::vector<uint64_t>& frames)
     return whole;
 }
 
-// Whether the kernel's walk of the `chainSize` entries of `sample`'s chain (the sampled
-// instruction, then one return address per frame pointer) ended on a null frame pointer: the
-// outermost frame that keeps one, as a thread's start clears it. Replayed on the copied stack;
-// false where the copy ends first, or for a chain of the sampled instruction alone (code
-// without frame pointers leaves a null one in place).
+// Whether the kernel's walk of the `chainSize` entries of `sample`'s chain ended on a null frame
+// pointer (spool/frame_pointer_walk.h), replayed on the copied stack; the launcher, which
+// replays it on the whole copy, keeps only the leaf's part of a sample it found whole.
 bool endsOnNullFramePointer(const PerfSample& sample, uint64_t registerMask, size_t chainSize)
 {
+    if (sample.userStackCut) return true;
     uint64_t fp = 0, sp = 0;
-    if (chainSize < 2 || !sampleRegister(sample, registerMask, kPerfRegisterBp, fp)
-        || !sampleRegister(sample, registerMask, kPerfRegisterSp, sp))
-        return false;
-    const std::string_view stack = sample.userStack;
-    for (size_t i = 1; i < chainSize; ++i) {
-        if (fp < sp || fp - sp > stack.size() || stack.size() - (fp - sp) < 16) return false;
-        uint64_t frame[2];
-        memcpy(frame, stack.data() + (fp - sp), sizeof(frame));
-        if (frame[1] != sample.userChain[i]) return false;
-        fp = frame[0];
-    }
-    return fp == 0;
+    return sampleRegister(sample, registerMask, kPerfRegisterBp, fp)
+        && sampleRegister(sample, registerMask, kPerfRegisterSp, sp)
+        && spool::walkEndsOnNullFramePointer(fp, sp, sample.userStack, sample.userChain.data(), chainSize);
 }
 
 uint64_t hashOf(std::string_view bytes)

@@ -62,24 +62,34 @@ constexpr uint64_t kPlainSamples = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PER
 constexpr uint64_t kStackSamples = kPlainSamples | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 constexpr uint64_t kThreeRegisters = 0b1011;
 
-// A sample as the recorder takes it by default: the chain, three user registers and a copy of
-// `copied` bytes of which the kernel found `used` on the stack (the rest is the copy's slack).
-std::string stackSampleRecord(uint64_t time, uint64_t copied, uint64_t used)
+// A sample as the recorder takes it by default: the chain, the user registers and a copy of
+// the stack, of which the kernel found `used` bytes in use (the rest is the copy's slack).
+std::string stackSampleRecord(
+    uint64_t time, const std::vector<uint64_t>& registers, const std::string& stack, uint64_t used)
 {
     std::string record = sampleRecord(time);
     put(record, uint64_t(PERF_SAMPLE_REGS_ABI_64));
-    for (uint64_t r : {0x7ffd0000ull, 0x7ffd0040ull, 0x401234ull})
+    for (uint64_t r : registers)
         put(record, r);
-    put(record, copied);
-    for (uint64_t i = 0; i < copied; ++i)
-        record.push_back(char(i < used ? 'a' + i % 26 : 0));
-    if (copied > 0) put(record, used);
+    put(record, uint64_t(stack.size()));
+    record += stack;
+    if (!stack.empty()) put(record, used);
     const perf_event_header header {PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, uint16_t(record.size())};
     memcpy(record.data(), &header, sizeof(header));
     return record;
 }
 
-std::string recording(const std::string& records, uint64_t sampleType = kPlainSamples)
+// Three registers that are neither frame nor stack pointer, and `copied` bytes of copy.
+std::string stackSampleRecord(uint64_t time, uint64_t copied, uint64_t used)
+{
+    std::string stack;
+    for (uint64_t i = 0; i < copied; ++i)
+        stack.push_back(char(i < used ? 'a' + i % 26 : 0));
+    return stackSampleRecord(time, {0x7ffd0000ull, 0x7ffd0040ull, 0x401234ull}, stack, used);
+}
+
+std::string recording(
+    const std::string& records, uint64_t sampleType = kPlainSamples, uint64_t registerMask = kThreeRegisters)
 {
     std::string bytes;
     file::FileHeader header {};
@@ -87,7 +97,7 @@ std::string recording(const std::string& records, uint64_t sampleType = kPlainSa
     header.version = file::kVersion;
     header.eventCount = 1;
     header.sampleType = sampleType;
-    header.sampleRegsUser = sampleType & PERF_SAMPLE_REGS_USER ? kThreeRegisters : 0;
+    header.sampleRegsUser = sampleType & PERF_SAMPLE_REGS_USER ? registerMask : 0;
     header.sampleStackUser = sampleType & PERF_SAMPLE_STACK_USER ? 4096 : 0;
     header.samplingPeriodNs = 1'000'000;
     put(bytes, header);
@@ -166,7 +176,7 @@ TEST_CASE("stack copies trimmed to their used bytes read back as the same sample
     const std::string records = stackSampleRecord(1000, 4096, 200) + switchRecord(1500, true)
         + stackSampleRecord(2000, 4096, 3) + stackSampleRecord(3000, 4096, 0);
     std::vector<char> trimmed;
-    appendTrimmedRecords(records, kStackSamples, 3, trimmed);
+    appendTrimmedRecords(records, kStackSamples, kThreeRegisters, trimmed);
     CHECK(records.size() - trimmed.size() == (4096 - 200) + (4096 - 8) + (4096 + 8));
 
     const Result<PerfRecording> whole
@@ -198,4 +208,41 @@ TEST_CASE("stack copies trimmed to their used bytes read back as the same sample
     const std::string torn = sampleRecord(1000) + std::string("\x09\x00", 2);
     appendTrimmedRecords(torn, kPlainSamples, 0, plain);
     CHECK(std::string(plain.begin(), plain.end()) == torn);
+}
+
+TEST_CASE(
+    "a sample whose frame-pointer walk is whole keeps only its leaf's part of the copy", "[collector][cpu]")
+{
+    // The frame and stack pointers; the chain is the sampled instruction and one return address
+    // (sampleRecord's), found in the frame at fp, whose saved frame pointer is null.
+    constexpr uint64_t kFramePointers = uint64_t(1) << 6 | uint64_t(1) << 7;
+    constexpr uint64_t sp = 0x7ffd0000, fp = sp + 1024;
+    std::string stack(4096, '\x11');
+    auto frameAt = [&](std::string& bytes, uint64_t savedFp, uint64_t returnAddress) {
+        memcpy(bytes.data() + (fp - sp), &savedFp, 8);
+        memcpy(bytes.data() + (fp - sp) + 8, &returnAddress, 8);
+    };
+    frameAt(stack, 0, 0x402000);
+    std::string broken = stack; // the saved frame pointer goes on, past the copy
+    frameAt(broken, sp + 8192, 0x402000);
+    std::string mismatched = stack; // the frame holds another return address than the chain
+    frameAt(mismatched, 0, 0x405000);
+    const std::string records = stackSampleRecord(1000, {fp, sp}, stack, 4096)
+        + stackSampleRecord(2000, {fp, sp}, broken, 4096)
+        + stackSampleRecord(3000, {fp, sp}, mismatched, 4096);
+    std::vector<char> trimmed;
+    appendTrimmedRecords(records, kStackSamples, kFramePointers, trimmed);
+    CHECK(records.size() - trimmed.size() == 4096 - kLeafStackBytes);
+
+    const Result<PerfRecording> cut = readPerfRecording(written("perf_records_whole_walk",
+        recording(std::string(trimmed.begin(), trimmed.end()), kStackSamples, kFramePointers)));
+    REQUIRE(cut);
+    REQUIRE(cut.value().samples.size() == 3);
+    const PerfSample& whole = cut.value().samples[0];
+    CHECK(whole.userStackCut);
+    CHECK(whole.userStack == std::string_view(stack).substr(0, kLeafStackBytes));
+    for (size_t i : {1, 2}) {
+        CHECK_FALSE(cut.value().samples[i].userStackCut);
+        CHECK(cut.value().samples[i].userStack.size() == 4096);
+    }
 }

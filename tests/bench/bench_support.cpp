@@ -63,6 +63,12 @@ Cell atMost(double value, double limit, std::string text)
     return {std::move(text), value <= limit ? Verdict::Pass : Verdict::Miss};
 }
 
+Cell spreadAtMost(double low, double high, double limit, std::string text)
+{
+    const Verdict verdict = high <= limit ? Verdict::Pass : low > limit ? Verdict::Miss : Verdict::Undecided;
+    return {std::move(text), verdict};
+}
+
 Cell atLeast(double value, double limit, std::string text)
 {
     return {std::move(text), value >= limit ? Verdict::Pass : Verdict::Miss};
@@ -86,6 +92,8 @@ void FigureTable::print(std::FILE* out) const
             return cell.text + "  PASS";
         case Verdict::Miss:
             return cell.text + "  MISS";
+        case Verdict::Undecided:
+            return cell.text + "  UNDECIDED";
         default:
             return cell.text;
         }

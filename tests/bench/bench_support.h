@@ -50,7 +50,7 @@ Percentiles percentiles(std::vector<int64_t>& samples);
 std::string shortCount(uint64_t value);
 std::string format(const char* pattern, ...) __attribute__((format(printf, 1, 2)));
 
-enum class Verdict : uint8_t { None, Pass, Miss };
+enum class Verdict : uint8_t { None, Pass, Miss, Undecided };
 
 struct Cell
 {
@@ -60,6 +60,9 @@ struct Cell
 
 Cell infoCell(std::string text);
 Cell atMost(double value, double limit, std::string text);
+// A figure with its spread [low, high]: Pass when all of it is at most `limit`, Miss when all of
+// it is above, Undecided when the limit lies within (the noise is too wide to tell).
+Cell spreadAtMost(double low, double high, double limit, std::string text);
 Cell atLeast(double value, double limit, std::string text);
 
 // Rows are figures, in the order first set; columns are the sizes measured.

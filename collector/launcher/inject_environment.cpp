@@ -107,9 +107,10 @@ TargetEnvironment buildTargetEnvironment(const ProfileOptions& options, const st
     if (!cuptiLibrary.empty()) env[spool::kEnvCuptiPath] = cuptiLibrary;
     if (options.cudaMemoryUsage) env[spool::kEnvCudaMemoryUsage] = "1";
     // CPython 3.12 and later name Python functions in native stacks through a perf map when
-    // asked to; a variable the user set (PYTHONPERFSUPPORT=0 included) wins.
-    const std::string program = fs::path(options.command.empty() ? "" : options.command.front()).filename();
-    if (options.cpu.sample && program.rfind("python", 0) == 0) env.try_emplace("PYTHONPERFSUPPORT", "1");
+    // asked to. Asked of every target that samples stacks, not only one named python*: Python
+    // also runs behind taskset, torchrun, uv, accelerate or a shell script, and other programs
+    // ignore the variable. A variable the user set (PYTHONPERFSUPPORT=0 included) wins.
+    if (options.cpu.sample) env.try_emplace("PYTHONPERFSUPPORT", "1");
 
     if (options.traceCuda)
         claim(env, result.warnings, "CUDA_INJECTION64_PATH", injectionLibrary, "CUDA activity");

@@ -2,7 +2,8 @@
 // starts: CUDA_INJECTION64_PATH (CUPTI), NVTX_INJECTION64_PATH (NVTX), LD_PRELOAD (OS runtime
 // wrappers; appended to what is there), and the SIGHTLINE_* settings. A variable another tool
 // already owns (nsys sets the same injection variables) is left alone and reported.
-// For a Python target that samples CPU stacks, PYTHONPERFSUPPORT=1 (unless set already).
+// When CPU stacks are sampled, PYTHONPERFSUPPORT=1 (unless set already), for Python however it
+// is started.
 #pragma once
 
 #include "collector/launcher/profile_options.h"

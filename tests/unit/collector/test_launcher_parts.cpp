@@ -1,11 +1,13 @@
-// The launcher's small pieces: report naming, the clock map, NVTX
+// The launcher's small pieces: report naming, the target's environment, the clock map, NVTX
 // matching and capture windows.
 #include "../../test_paths.h"
 #include "collector/convert/assemble/capture_window.h"
 #include "collector/convert/decode/clock_map.h"
 #include "collector/convert/decode/nvtx_matcher.h"
+#include "collector/launcher/inject_environment.h"
 #include "collector/launcher/output_path.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
 
@@ -31,6 +33,30 @@ TEST_CASE("reports are named without overwriting unless asked to")
     CHECK(outputNeedsPid("a%pb"));
     CHECK_FALSE(outputNeedsPid("a%hb"));
     std::filesystem::current_path(previous);
+}
+
+TEST_CASE("CPython's perf map is asked of every target whose stacks are sampled, however Python starts")
+{
+    auto perfSupport = [](std::vector<std::string> command, bool sample,
+                           std::vector<std::pair<std::string, std::string>> environment = {}) {
+        ProfileOptions options;
+        options.command = std::move(command);
+        options.cpu.sample = sample;
+        options.environment = std::move(environment);
+        const TargetEnvironment env
+            = buildTargetEnvironment(options, "/nonexistent/libinject.so", "", "/tmp/spool");
+        const auto found = std::find_if(env.entries.begin(), env.entries.end(),
+            [](const std::string& entry) { return entry.starts_with("PYTHONPERFSUPPORT="); });
+        return found == env.entries.end() ? std::string("unset") : found->substr(18);
+    };
+    CHECK(perfSupport({"python3", "train.py"}, true) == "1");
+    // Python behind a wrapper: taskset, torchrun (a Python script), uv.
+    CHECK(perfSupport({"taskset", "-c", "2,3", "python3", "train.py"}, true) == "1");
+    CHECK(perfSupport({"torchrun", "--nproc-per-node=2", "train.py"}, true) == "1");
+    CHECK(perfSupport({"uv", "run", "train.py"}, true) == "1");
+    // Not sampling stacks: nothing asked. The user's own setting wins.
+    CHECK(perfSupport({"python3", "train.py"}, false) == "unset");
+    CHECK(perfSupport({"taskset", "-c", "2", "python3"}, true, {{"PYTHONPERFSUPPORT", "0"}}) == "0");
 }
 
 TEST_CASE("the clock map is piecewise linear through its pairs and extends past them")

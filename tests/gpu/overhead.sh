@@ -14,8 +14,7 @@
 # cupti-callback (CUDA records stamped through our CLOCK_MONOTONIC callback, as before
 # cupti_clock.h), cupti-zeroing (CUPTI zeroes its buffers in the
 # launching thread, as before activity_buffers.h), no-cpu (no CPU samples, no thread states), no-ctxsw
-# (no thread states), perfmap (CPython's perf map on: taskset hides the python name from the
-# launcher), nvtx-osrt (no CUDA), nsys (Nsight Systems' defaults, where NSYS or PATH has one).
+# (no thread states), no-perfmap (without CPython's perf map), nvtx-osrt (no CUDA), nsys (Nsight Systems' defaults, where NSYS or PATH has one).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=${SIGHTLINE_BUILD:-$here/../../build}
@@ -43,7 +42,7 @@ overhead_run() {
     cupti-zeroing) SIGHTLINE_CUPTI_ZEROING=cupti "${traced[@]}" "${loop[@]}" --mode bare ;;
     no-cpu) "${traced[@]}" --sample=none --cpuctxsw=none "${loop[@]}" --mode bare ;;
     no-ctxsw) "${traced[@]}" --cpuctxsw=none "${loop[@]}" --mode bare ;;
-    perfmap) "${traced[@]}" -e PYTHONPERFSUPPORT=1 "${loop[@]}" --mode bare ;;
+    no-perfmap) "${traced[@]}" -e PYTHONPERFSUPPORT=0 "${loop[@]}" --mode bare ;;
     nvtx-osrt) "${profile[@]}" -t nvtx,osrt "${loop[@]}" --mode bare ;;
     nsys) "$nsys" profile -f true -o "$out/reports/overhead-nsys" "${loop[@]}" --mode bare ;;
     *) echo "overhead.sh: no variant '$1'" ;;

@@ -2,7 +2,6 @@
 // dropped-record counts, and the flush hook the writer calls every ~100 ms (and once, forced, at exit).
 // bufferCompleted runs on CUPTI's thread or on whichever thread flushes; it appends to that
 // thread's own buffer like any producer. No lock is held while calling into CUPTI.
-#include "collector/inject/clock.h"
 #include "collector/inject/cupti/activity_buffers.h"
 #include "collector/inject/cupti/cupti_clock.h"
 #include "collector/inject/cupti/cupti_session.h"

@@ -12,9 +12,10 @@
 # Variants: bare, torchprof, sightline (the defaults), gpu-metrics (+ GPU metrics at 10 kHz),
 # no-driver (no driver API records), cuda-only (-t cuda), kernels-only (no API records),
 # cupti-callback (CUDA records stamped through our CLOCK_MONOTONIC callback, as before
-# cupti_clock.h), cupti-zeroing (CUPTI zeroes its buffers in the
-# launching thread, as before activity_buffers.h), no-cpu (no CPU samples, no thread states), no-ctxsw
-# (no thread states), no-perfmap (without CPython's perf map), nvtx-osrt (no CUDA), nsys (Nsight Systems' defaults, where NSYS or PATH has one).
+# cupti_clock.h), cupti-zeroing (CUPTI zeroes its buffers in the launching thread, as before
+# activity_buffers.h), no-cpu (no CPU samples, no thread states), no-ctxsw (no thread states),
+# no-perfmap (without CPython's perf map), nvtx-osrt (no CUDA), nsys (Nsight Systems' defaults,
+# where NSYS or PATH has one).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=${SIGHTLINE_BUILD:-$here/../../build}

@@ -14,7 +14,10 @@
 #   SIGHTLINE_GPU_ONLY=overhead tests/gpu/run.sh    what profilers add: a torch.compile training step
 #                                                   (step_cost.sh: bare, torch.profiler, nsys,
 #                                                   sightline variants) and a launch-bound loop
-#                                                   (overhead.sh), judged by medians with intervals
+#                                                   (overhead.sh), judged by medians with intervals;
+#                                                   STEP_ROUNDS, STEP_CONFIGS, LOOP_ROUNDS and
+#                                                   LOOP_VARIANTS choose what runs; STEP_BUDGET_S and
+#                                                   LOOP_BUDGET_S bound each one's seconds (rounds.sh)
 #   SIGHTLINE_GPU_ONLY=core tests/gpu/run.sh        everything but those five (each call fits in
 #                                                   10 minutes on a machine that limits calls)
 #   GPU_METRICS_EXPECT_REFUSED=1 tests/gpu/run.sh   where the GPU refuses its counters (gVisor):
@@ -47,14 +50,17 @@ sightline="$build/bin/sightline"
 "$sightline" profile --help > /dev/null 2>&1 || fail_setup "$sightline was built without the collector"
 profile=("$sightline" profile)
 
-# SIGHTLINE_GPU_ONLY=core|metrics|cpu|diagnosis|multigpu|overhead runs that part alone (the machine lines and the
-# tally still print); unset or empty, every section runs.
+# SIGHTLINE_GPU_ONLY=core|metrics|cpu|diagnosis|multigpu|overhead runs that part alone, or several
+# named with spaces between ("cpu overhead"); the machine lines and the tally still print. Unset
+# or empty, every section runs.
 only=${SIGHTLINE_GPU_ONLY:-}
-case "$only" in
-    "" | core | metrics | cpu | diagnosis | multigpu | overhead) ;;
-    *) fail_setup "SIGHTLINE_GPU_ONLY=$only: only 'core', 'metrics', 'cpu', 'diagnosis', 'multigpu' or 'overhead' can run alone" ;;
-esac
-runs() { [ -z "$only" ] || [ "$only" = "$1" ]; }
+for section in $only; do
+    case "$section" in
+        core | metrics | cpu | diagnosis | multigpu | overhead) ;;
+        *) fail_setup "SIGHTLINE_GPU_ONLY=$only: only 'core', 'metrics', 'cpu', 'diagnosis', 'multigpu' and 'overhead' can run alone" ;;
+    esac
+done
+runs() { [ -z "$only" ] || [[ " $only " == *" $1 "* ]]; }
 
 say "== machine"
 nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total --format=csv,noheader 2>&1 | tee -a "$results"
@@ -305,9 +311,9 @@ EOF
 fi
 if runs overhead; then
     say "== overhead: a torch.compile training step (median step, ${STEP_ROUNDS:-6} interleaved rounds)"
-    OUT="$out" SIGHTLINE_BUILD="$build" bash "$here/step_cost.sh" "${STEP_ROUNDS:-6}" ${STEP_CONFIGS:-} | tee -a "$results"
+    OUT="$out" SIGHTLINE_BUILD="$build" ROUNDS_BUDGET_S=${STEP_BUDGET_S:-0} bash "$here/step_cost.sh" "${STEP_ROUNDS:-6}" ${STEP_CONFIGS:-} | tee -a "$results"
     say "== overhead: launch-bound PyTorch loop (x.add_(1) on one element, ${LOOP_ROUNDS:-7} interleaved rounds)"
-    OUT="$out" SIGHTLINE_BUILD="$build" bash "$here/overhead.sh" "${LOOP_ROUNDS:-7}" ${LOOP_VARIANTS:-} | tee -a "$results"
+    OUT="$out" SIGHTLINE_BUILD="$build" ROUNDS_BUDGET_S=${LOOP_BUDGET_S:-0} bash "$here/overhead.sh" "${LOOP_ROUNDS:-7}" ${LOOP_VARIANTS:-} | tee -a "$results"
 fi
 say "== $(grep -c '^PASS' "$results") passed, $(grep -c '^FAIL' "$results") failed, $(grep -c '^UNDECIDED' "$results") undecided"
 exit "$(grep -c '^FAIL' "$results")"

@@ -1,4 +1,4 @@
-// libFuzzer harness: the Chrome trace / PyTorch (Kineto) JSON importer (model/import/kineto) on
+// libFuzzer harness: the Chrome trace / PyTorch (Kineto) JSON importer (model/import/chrome) on
 // arbitrary bytes, plain or gzip.
 #include "fuzz_input_file.h"
 #include "model/import/importers.h"

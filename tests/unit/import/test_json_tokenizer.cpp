@@ -5,10 +5,10 @@
 #include "../export/mini_json.h"
 #include "../support/peak_memory.h"
 #include "import_support.h"
+#include "model/import/chrome/kineto_event.h"
 #include "model/import/importers.h"
-#include "model/import/kineto/json_number.h"
-#include "model/import/kineto/json_stream.h"
-#include "model/import/kineto/kineto_event.h"
+#include "model/import/json/json_number.h"
+#include "model/import/json/json_stream.h"
 
 #include <catch2/catch.hpp>
 #include <random>

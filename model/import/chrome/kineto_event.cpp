@@ -1,6 +1,6 @@
-#include "model/import/kineto/kineto_event.h"
+#include "model/import/chrome/kineto_event.h"
 
-#include "model/import/kineto/json_number.h"
+#include "model/import/json/json_number.h"
 
 #include <cstring>
 #include <utility>

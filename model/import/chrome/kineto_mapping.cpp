@@ -1,4 +1,4 @@
-#include "model/import/kineto/kineto_mapping.h"
+#include "model/import/chrome/kineto_mapping.h"
 
 #include <bit>
 #include <charconv>

@@ -25,9 +25,9 @@
 #pragma once
 
 #include "model/build/trace_builder.h"
-#include "model/import/kineto/generic_trace_events.h"
-#include "model/import/kineto/kineto_event.h"
-#include "model/import/kineto/kineto_mapping.h"
+#include "model/import/chrome/generic_trace_events.h"
+#include "model/import/chrome/kineto_event.h"
+#include "model/import/chrome/kineto_mapping.h"
 
 #include <map>
 #include <optional>

@@ -13,7 +13,7 @@
 #pragma once
 
 #include "model/build/trace_builder.h"
-#include "model/import/kineto/kineto_event.h"
+#include "model/import/chrome/kineto_event.h"
 
 #include <map>
 #include <span>

@@ -1,4 +1,4 @@
-#include "model/import/kineto/generic_flows.h"
+#include "model/import/chrome/generic_flows.h"
 
 #include "model/trace/trace.h"
 

@@ -1,4 +1,4 @@
-#include "model/import/kineto/generic_counters.h"
+#include "model/import/chrome/generic_counters.h"
 
 #include <algorithm>
 #include <charconv>

@@ -13,7 +13,7 @@
 
 #include "model/core/ids.h"
 #include "model/core/time.h"
-#include "model/import/kineto/kineto_event.h"
+#include "model/import/chrome/kineto_event.h"
 
 #include <functional>
 #include <optional>

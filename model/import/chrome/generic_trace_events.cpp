@@ -1,6 +1,6 @@
-#include "model/import/kineto/generic_trace_events.h"
+#include "model/import/chrome/generic_trace_events.h"
 
-#include "model/import/kineto/json_number.h"
+#include "model/import/json/json_number.h"
 #include "model/import/track_cache.h"
 
 #include <algorithm>

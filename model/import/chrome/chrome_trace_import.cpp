@@ -2,10 +2,10 @@
 // array) through JsonStream, element by element, feeding events to a KinetoCollector and the
 // document's top-level facts (GPUs, versions, time base) to the report metadata.
 #include "model/build/trace_builder.h"
+#include "model/import/chrome/kineto_collector.h"
 #include "model/import/importers.h"
-#include "model/import/kineto/json_number.h"
-#include "model/import/kineto/json_stream.h"
-#include "model/import/kineto/kineto_collector.h"
+#include "model/import/json/json_number.h"
+#include "model/import/json/json_stream.h"
 #include "model/text/text_format.h"
 
 #include <algorithm>

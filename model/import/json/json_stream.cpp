@@ -1,4 +1,4 @@
-#include "model/import/kineto/json_stream.h"
+#include "model/import/json/json_stream.h"
 
 #include <algorithm>
 #include <cstring>

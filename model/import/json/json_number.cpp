@@ -1,4 +1,4 @@
-#include "model/import/kineto/json_number.h"
+#include "model/import/json/json_number.h"
 
 #include <limits>
 

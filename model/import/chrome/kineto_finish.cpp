@@ -1,5 +1,5 @@
 // KinetoCollector, finishing side: flows, GPU owners, t = 0, and the hand-over to the builder.
-#include "model/import/kineto/kineto_collector.h"
+#include "model/import/chrome/kineto_collector.h"
 #include "model/import/track_cache.h"
 
 #include <algorithm>

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "model/import/byte_source.h"
-#include "model/import/kineto/json_cursor.h"
+#include "model/import/json/json_cursor.h"
 
 #include <atomic>
 #include <functional>

@@ -1,4 +1,4 @@
-#include "model/import/kineto/json_cursor.h"
+#include "model/import/json/json_cursor.h"
 
 namespace sightline {
 namespace json_detail {

@@ -7,8 +7,8 @@
 // ranges on the thread). The file names no process: the device's number stands for it.
 #pragma once
 
-#include "model/import/kineto/kineto_event.h"
-#include "model/import/kineto/kineto_mapping.h"
+#include "model/import/chrome/kineto_event.h"
+#include "model/import/chrome/kineto_mapping.h"
 
 #include <optional>
 

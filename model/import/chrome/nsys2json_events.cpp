@@ -1,6 +1,6 @@
-#include "model/import/kineto/nsys2json_events.h"
+#include "model/import/chrome/nsys2json_events.h"
 
-#include "model/import/kineto/json_number.h"
+#include "model/import/json/json_number.h"
 
 namespace sightline {
 namespace {

@@ -1,7 +1,7 @@
 // KinetoCollector, reading side: classifies each event and keeps it in row form.
-#include "model/import/kineto/kineto_collector.h"
+#include "model/import/chrome/kineto_collector.h"
 
-#include "model/import/kineto/nsys2json_events.h"
+#include "model/import/chrome/nsys2json_events.h"
 
 #include <algorithm>
 

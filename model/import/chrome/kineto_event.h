@@ -5,7 +5,7 @@
 // until the stream moves on, so the event must be consumed before the next one is read.
 #pragma once
 
-#include "model/import/kineto/json_cursor.h"
+#include "model/import/json/json_cursor.h"
 
 #include <array>
 #include <cstdint>

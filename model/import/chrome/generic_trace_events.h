@@ -15,9 +15,9 @@
 #pragma once
 
 #include "model/build/trace_builder.h"
-#include "model/import/kineto/generic_counters.h"
-#include "model/import/kineto/generic_flows.h"
-#include "model/import/kineto/kineto_event.h"
+#include "model/import/chrome/generic_counters.h"
+#include "model/import/chrome/generic_flows.h"
+#include "model/import/chrome/kineto_event.h"
 
 #include <map>
 #include <string>

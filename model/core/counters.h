@@ -24,7 +24,7 @@ enum class CounterSource : uint8_t {
     GpuMetrics = 0, // hardware counters sampled per GPU (CUPTI PM sampling)
     GpuMemory = 1, // bytes of GPU memory in use
     // The CPU time a process used, derived from its thread states or samples when a trace is
-    // built or read (model/build/cpu_utilization_series.h); never stored in a report.
+    // built or read (model/derived/cpu_utilization_series.h); never stored in a report.
     CpuUtilization = 2,
     // A process's own counters, as a trace from another tool recorded them (Chrome "C" events).
     Process = 3,

@@ -1,6 +1,6 @@
 // GPU memory allocations and releases, one record each, as CUPTI's memory activity
 // (--cuda-memory-usage) and Nsight Systems' CUDA_GPU_MEMORY_USAGE_EVENTS give them. They sit
-// beside the bytes-in-use series they sum to (model/build/memory_usage_series.h) and tell what
+// beside the bytes-in-use series they sum to (model/construct/memory_usage_series.h) and tell what
 // the series cannot: which API call allocated or released the memory (by correlation id, in
 // the record's process), where, and of what kind. Trace::memoryUsage holds them by time.
 #pragma once

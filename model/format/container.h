@@ -46,7 +46,7 @@ enum class ChunkKind : uint32_t {
     CpuSampleBatch = 12,
     ThreadStateBatch = 13,
     EventStackBatch = 14,
-    Overview = 15, // an EventBatch of one lane's stand-ins (model/build/overview_tracks.h)
+    Overview = 15, // an EventBatch of one lane's stand-ins (model/derived/overview_tracks.h)
     Flows = 16, // links between events (model/core/flows.h), when the trace has any
     OverviewDescriptors = 17, // the descriptors the overview's stand-ins refer to
     MemoryUsage = 18, // GPU memory allocations and releases (model/core/memory_usage.h), when any

@@ -1,6 +1,6 @@
 #include "model/format/counter_chunks.h"
 
-#include "model/build/cpu_utilization_series.h"
+#include "model/derived/cpu_utilization_series.h"
 #include "model/format/container.h"
 
 #include <algorithm>

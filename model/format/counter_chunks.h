@@ -1,6 +1,6 @@
 // Counter series in a .rep file (schema: CounterDefinitions and CounterBatch in report.proto).
 // The writer stores the timelines and series once (not the derived CPU utilization ones, which
-// readers make again: model/build/cpu_utilization_series.h), then the samples in batches: a timeline's
+// readers make again: model/derived/cpu_utilization_series.h), then the samples in batches: a timeline's
 // starts as differences, and each series' values as differences of resolution steps, so a
 // regular 10 kHz timeline and a slowly changing series cost about a byte per sample before
 // compression and little after it.

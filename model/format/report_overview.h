@@ -1,12 +1,12 @@
 // The overview of a report: what the viewer paints first, before any event batch is decoded.
-// A format 1.2 .rep stores, after its track list, each lane's overview (model/build/
+// A format 1.2 .rep stores, after its track list, each lane's overview (model/derived/
 // overview_tracks.h: a few thousand stand-in events per lane that draw the same whole-span
 // picture as the lane's real events). Reading it touches only the small chunks at the start of
 // the file, so its cost does not grow with the report's event count.
 //
 // The overview Trace has the report's metadata, strings, entities, diagnostics and span, and
 // every stored track with its key and lane count, holding the stand-ins instead of events
-// (indexes built); its descriptor tables are the overview's own (model/build/overview_tracks.h),
+// (indexes built); its descriptor tables are the overview's own (model/derived/overview_tracks.h),
 // not the report's, and it has no flows. It has no counters and no CPU profile. Its events are not the
 // report's: views show it as a picture only (no tooltips, selection or tables) until the
 // report itself is loaded.

@@ -4,8 +4,8 @@
 // straight into their final place; counter batches and the CPU profile's batches follow the same
 // way (counter_chunks.h, cpu_chunks.h), and the derived CPU utilization series are made last. A
 // report cut short keeps each lane's, each counter timeline's and each CPU array's complete prefix.
-#include "model/build/cpu_utilization_series.h"
 #include "model/common/parallel_for.h"
+#include "model/derived/cpu_utilization_series.h"
 #include "model/format/counter_chunks.h"
 #include "model/format/cpu_chunks.h"
 #include "model/format/event_batch_decoder.h"

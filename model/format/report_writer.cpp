@@ -1,12 +1,12 @@
 // Writes a Trace as a .rep file: preamble, header, string increments, entities, descriptors,
-// track list, each lane's overview (model/build/overview_tracks.h; large reports only), one event batch per
+// track list, each lane's overview (model/derived/overview_tracks.h; large reports only), one event batch per
 // (track, lane, slice of eventsPerChunk events), counter definitions and batches (when the trace has stored
 // counters), the CPU profile's stacks and batches (when it has one), diagnostics, footer and trailer. Batches
 // are encoded and compressed on all cores; frames are written in a fixed order, so equal traces give
 // byte-identical files.
-#include "model/build/cpu_utilization_series.h"
-#include "model/build/overview_tracks.h"
 #include "model/common/parallel_for.h"
+#include "model/derived/cpu_utilization_series.h"
+#include "model/derived/overview_tracks.h"
 #include "model/format/counter_chunks.h"
 #include "model/format/cpu_chunks.h"
 #include "model/format/proto_convert.h"

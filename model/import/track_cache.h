@@ -4,7 +4,7 @@
 // (process, device, context) triples own tracks, which importers need to name entities.
 #pragma once
 
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 
 #include <set>
 #include <tuple>

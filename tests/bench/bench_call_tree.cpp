@@ -7,7 +7,7 @@
 //
 //   bench_call_tree [SAMPLES] [STACKS]     default 10000000 20000
 #include "bench_support.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "model/stats/call_tree.h"
 
 #include <cstdlib>

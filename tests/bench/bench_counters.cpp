@@ -5,7 +5,7 @@
 //
 //   bench_counters [SAMPLES]     default 36000000
 #include "bench_support.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "model/format/report_io.h"
 #include "model/index/counter_lod.h"
 

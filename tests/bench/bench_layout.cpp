@@ -1,10 +1,10 @@
-// Lane layout of one track (model/build/layout.cpp): the time TraceBuilder::build() takes to
+// Lane layout of one track (model/index/lane_layout.cpp): the time TraceBuilder::build() takes to
 // lay out N ranges that all overlap one another (the worst case, which was quadratic), N
 // ranges that overlap in a staircase, and N ranges nested a few deep, as most tracks are.
 //
 //   bench_layout [--events N[,N...]]   (default 20k,400k)
 #include "bench_support.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -4,7 +4,7 @@
 // large recording costs one thread more than filling the columns does.
 #pragma once
 
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "model/core/track.h"
 
 #include <cstddef>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "collector/convert/decode/gpu_metrics_reader.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 
 #include <vector>
 

@@ -1,6 +1,6 @@
 #include "collector/convert/assemble/memory_usage_assembly.h"
 
-#include "model/build/memory_usage_series.h"
+#include "model/construct/memory_usage_series.h"
 
 namespace sightline::collector {
 

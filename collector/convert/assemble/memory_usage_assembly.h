@@ -1,10 +1,10 @@
 // --cuda-memory-usage: the allocations and releases of every process become the trace's
 // memory usage records, and those on a GPU one counter series of the bytes in use on that
-// device (model/build/memory_usage_series.h).
+// device (model/construct/memory_usage_series.h).
 #pragma once
 
 #include "collector/convert/decode/decoded_process.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 
 #include <vector>
 

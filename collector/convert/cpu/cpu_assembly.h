@@ -8,7 +8,7 @@
 
 #include "collector/convert/cpu/perf_records.h"
 #include "collector/convert/decode/decoded_process.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 
 #include <string>
 #include <vector>

@@ -5,7 +5,7 @@
 // events and OS calls, the bulk of a recording, stay in their chunks' batches (in order).
 #pragma once
 
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 
 #include <cstdint>
 #include <string>

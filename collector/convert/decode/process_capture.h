@@ -13,7 +13,7 @@
 #include "collector/convert/decode/clock_map.h"
 #include "collector/convert/decode/decoded_process.h"
 #include "collector/convert/decode/spool_reader.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
 // importChromeTrace: walks a Chrome trace document ({"traceEvents": [...], ...} or a bare
 // array) through JsonStream, element by element, feeding events to a KinetoCollector and the
 // document's top-level facts (GPUs, versions, time base) to the report metadata.
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "model/import/chrome/kineto_collector.h"
 #include "model/import/importers.h"
 #include "model/import/json/json_number.h"

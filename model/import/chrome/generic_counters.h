@@ -12,7 +12,7 @@
 // Memory: 24 bytes per sample plus each counter's name and keys once.
 #pragma once
 
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "model/import/chrome/kineto_event.h"
 
 #include <map>

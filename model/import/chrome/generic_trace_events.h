@@ -14,7 +14,7 @@
 // bytes per event plus each distinct name once.
 #pragma once
 
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "model/import/chrome/generic_counters.h"
 #include "model/import/chrome/generic_flows.h"
 #include "model/import/chrome/kineto_event.h"

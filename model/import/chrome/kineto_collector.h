@@ -24,7 +24,7 @@
 // process (generic_trace_events.h).
 #pragma once
 
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "model/import/chrome/generic_trace_events.h"
 #include "model/import/chrome/kineto_event.h"
 #include "model/import/chrome/kineto_mapping.h"

@@ -3,7 +3,7 @@
 // series over it ("Name [unit]" split into name and unit; a metric without a value at a
 // timestamp is unknown there). A sample lasts until the next; the last one, and one before a
 // pause longer than twice the usual spacing, as long as the usual spacing.
-#include "model/build/memory_usage_series.h"
+#include "model/construct/memory_usage_series.h"
 #include "model/import/nsys/nsys_importer.h"
 #include "model/nsys/global_id.h"
 #include "model/nsys/sqlite_schema.h"

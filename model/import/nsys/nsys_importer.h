@@ -14,7 +14,7 @@
 //   nsys_cpu.cpp      CPU samples, their call stacks, scheduling, backtraces of calls
 #pragma once
 
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "model/format/report_io.h"
 #include "model/import/importers.h"
 #include "model/import/sqlite_source.h"

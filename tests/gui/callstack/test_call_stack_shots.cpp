@@ -2,7 +2,7 @@
 // libtorch, CUDA runtime and libc), rendered as a user sees it. With SIGHTLINE_SHOTS_DIR set,
 // the bottom-up table and the flame graph are saved there as PNG files for a look by eye.
 #include "callstack_shots.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "views/callstack/call_stack_view.h"
 #include "views/callstack/call_tree_model.h"
 #include "views/callstack/flame_graph.h"

@@ -7,7 +7,7 @@
 // sign and unknown ones.
 #include "events_test_support.h"
 #include "generate.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "test_paths.h"
 #include "views/events/event_query.h"
 #include "views/events/events_export.h"

@@ -9,7 +9,7 @@
 #include "app/ui/shell/report_tab.h"
 #include "app/ui/shell/shell_options.h"
 #include "app/ui/shell/view_menu.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "views/events/events_table_model.h"
 #include "views/events/events_view.h"
 #include "views/expert/evidence_focus.h"

@@ -1,8 +1,8 @@
 // Counter rows (GPU metrics) on screen: the GPU's "GPU Metrics" group lists one row per series,
 // drawn as an area graph whose height is the value; collapsed, the GPU row shows SMs Active.
 // The Memory row tells, on hover, what allocated or released the memory under the cursor.
-#include "model/build/memory_usage_series.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/memory_usage_series.h"
+#include "model/construct/trace_builder.h"
 #include "tests/test_paths.h"
 #include "timeline_widget_fixture.h"
 #include "unit/support/memory_usage_change.h"

@@ -2,7 +2,7 @@
 // a thread-state strip and sample ticks in each thread row with CPU data (a row even without
 // events), tooltips naming states, stacks and backtraces, highlighted sample ticks, and the
 // per-column summary the rows are drawn from checked against a brute-force count.
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "timeline_widget_fixture.h"
 #include "views/timeline/frame/event_style.h"
 #include "views/timeline/frame/thread_cpu_columns.h"

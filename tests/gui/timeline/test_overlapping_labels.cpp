@@ -1,7 +1,7 @@
 // Labels of boxes that overlap ([All Streams], where kernels of several streams run at once):
 // each label keeps to the part of its box that the boxes painted over it leave visible, so no
 // two labels overlap and none is written over another box, in the draw list and in the pixels.
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "timeline_widget_fixture.h"
 #include "views/timeline/frame/canvas_painter.h"
 #include "views/timeline/frame/label_spans.h"

@@ -1,7 +1,7 @@
 // A process's own counters (CounterSource::Process, a trace's "C" events) on the timeline: one
 // counter row per series under the process, after its CPU Utilization and before its threads,
 // drawn as an area graph like every counter row; a process with counters only still gets its row.
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "views/timeline/frame/draw_list_builder.h"
 #include "views/timeline/frame/event_style.h"
 #include "views/timeline/rows/row_layout.h"

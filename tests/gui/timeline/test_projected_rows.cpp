@@ -1,7 +1,7 @@
 // The NVTX ranges projected onto the GPUs as derived tracks (projected_nvtx_tracks.h): their
 // "NVTX (projected)" rows under each GPU, drawn, hit and described like any other event, and
 // invisible to everything that walks the stored tracks.
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "model/index/lod.h"
 #include "views/timeline/frame/draw_list_builder.h"
 #include "views/timeline/interaction/event_geometry.h"

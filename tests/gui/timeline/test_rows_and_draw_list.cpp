@@ -1,6 +1,6 @@
 // The row tree built from a generated report, its vertical layout, and the draw list: every
 // event in the window is drawn somewhere (never invisible), whatever the zoom.
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "model/index/lane_query.h"
 #include "timeline_fixture.h"
 #include "views/common/stream_name.h"

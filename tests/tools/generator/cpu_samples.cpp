@@ -1,5 +1,5 @@
 #include "generate.h"
-#include "model/build/cpu_utilization_series.h"
+#include "model/derived/cpu_utilization_series.h"
 #include "random.h"
 
 #include <algorithm>

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "catalog.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "random.h"
 
 #include <optional>

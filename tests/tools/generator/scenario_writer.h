@@ -10,7 +10,7 @@
 // Each call's GPU work carries its correlation id; planted ones are recorded as they are made.
 #pragma once
 
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "scenario.h"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // in another it sleeps, in a third it sits in cudaDeviceSynchronize. Only the first is the
 // GPU waiting for the CPU's own work, and the finding names the function.
 #include "model/analysis/analysis.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 #include "export_fixture.h"
 
 #include "../../test_paths.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "model/export/exporters.h"
 #include "model/text/utf8_repair.h"
 #include "model/trace/event_access.h"

@@ -4,7 +4,7 @@
 // ThreadNames row for every thread the file refers to. Built traces check each rule; the real
 // nsys exports in the shared traces folder, imported and exported again, check them on real data.
 #include "export_fixture.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "model/export/exporters.h"
 #include "model/import/open_trace.h"
 #include "model/nsys/api_version.h"

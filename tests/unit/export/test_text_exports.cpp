@@ -2,7 +2,7 @@
 // nanosecond-exact timestamps, escaping, proper nesting per row, flows, and CSV quoting.
 #include "export_fixture.h"
 #include "mini_json.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "model/export/exporters.h"
 #include "model/trace/event_access.h"
 #include "tests/test_paths.h"

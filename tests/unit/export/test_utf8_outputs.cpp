@@ -6,7 +6,7 @@
 // checked with a decoder of this file's own, not with the one under test.
 #include "app/cli/stats_output.h"
 #include "mini_json.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "model/export/exporters.h"
 #include "model/stats/stats_engine.h"
 #include "model/stats/stats_table.h"

@@ -6,7 +6,7 @@
 #include "../support/peak_memory.h"
 #include "../support/report_chunks.h"
 #include "../support/trace_compare.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "model/format/frame_index.h"
 #include "model/format/report_io.h"
 #include "tests/tools/generator/generate.h"

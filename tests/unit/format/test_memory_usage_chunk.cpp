@@ -5,7 +5,7 @@
 #include "../../test_paths.h"
 #include "../support/file_bytes.h"
 #include "../support/report_chunks.h"
-#include "model/build/memory_usage_series.h"
+#include "model/construct/memory_usage_series.h"
 #include "model/format/container.h"
 #include "model/format/report_io.h"
 

@@ -1,4 +1,4 @@
-// The overview a 1.2 report stores after its track list (model/build/overview_tracks.h,
+// The overview a 1.2 report stores after its track list (model/derived/overview_tracks.h,
 // model/format/report_overview.h): it draws each lane as its events do at a whole-span zoom,
 // its size does not grow with the lane's, it is read from the small chunks alone, and a report
 // without one (older, or cut short) has none. Damage in it is refused like damage anywhere.
@@ -6,8 +6,8 @@
 #include "../support/file_bytes.h"
 #include "../support/report_chunks.h"
 #include "generate.h"
-#include "model/build/overview_tracks.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
+#include "model/derived/overview_tracks.h"
 #include "model/format/frame_index.h"
 #include "model/format/report_io.h"
 #include "model/format/report_overview.h"

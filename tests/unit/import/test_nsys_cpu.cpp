@@ -7,7 +7,7 @@
 #include "../export/sqlite_query.h"
 #include "../support/peak_memory.h"
 #include "import_support.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "model/export/exporters.h"
 #include "model/import/importers.h"
 

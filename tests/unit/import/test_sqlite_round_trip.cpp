@@ -6,7 +6,7 @@
 #include "../support/memory_usage_change.h"
 #include "generate.h"
 #include "import_support.h"
-#include "model/build/memory_usage_series.h"
+#include "model/construct/memory_usage_series.h"
 #include "model/export/exporters.h"
 #include "model/import/importers.h"
 #include "model/import/open_trace.h"

@@ -1,5 +1,5 @@
 #include "../support/random_trace.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 
 #include <catch2/catch.hpp>
 #include <map>

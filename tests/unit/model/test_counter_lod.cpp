@@ -1,7 +1,7 @@
 // Counter series summaries (model/index/counter_lod.h) against a direct walk over the samples:
 // per range and per pixel column, on random timelines with gaps, unknown runs and single samples.
 #include "../support/random_trace.h"
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "model/index/counter_lod.h"
 
 #include <catch2/catch.hpp>

@@ -1,7 +1,7 @@
 // Small helpers that add named events to a TraceBuilder in one line, for the stats tests.
 #pragma once
 
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 
 #include <string_view>
 

@@ -3,7 +3,7 @@
 // nothing is left to open, has the numbers, the children and the order that reading each
 // sample's stack gives; and the bottom-up filter's answer for nodes not opened matches what
 // opening them shows.
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 #include "model/stats/call_tree.h"
 
 #include <catch2/catch.hpp>

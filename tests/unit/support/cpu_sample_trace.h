@@ -10,7 +10,7 @@
 // rec (recursive, never a leaf) on the stack of 40%, run of 90% and main of all.
 #pragma once
 
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 
 #include <array>
 

@@ -1,6 +1,6 @@
 #include "random_trace.h"
 
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 
 #include <cmath>
 #include <string>

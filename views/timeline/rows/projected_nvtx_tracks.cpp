@@ -1,6 +1,6 @@
 #include "views/timeline/rows/projected_nvtx_tracks.h"
 
-#include "model/build/trace_builder.h"
+#include "model/index/lane_layout.h"
 #include "model/stats/nvtx_projection.h"
 
 #include <map>

@@ -171,7 +171,7 @@ std::set<uint32_t> threadsWithCpuData(const CpuProfile& cpu)
 }
 
 // A thread's process; a thread the trace does not list counts as a process of its own, as
-// its CPU utilization series does (model/build/cpu_utilization_series.h).
+// its CPU utilization series does (model/derived/cpu_utilization_series.h).
 Pid pidOf(const Trace& trace, Tid tid)
 {
     const Thread* thread = trace.findThread(tid);

@@ -1,7 +1,8 @@
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 
-#include "model/build/cpu_utilization_series.h"
 #include "model/common/parallel_for.h"
+#include "model/derived/cpu_utilization_series.h"
+#include "model/index/lane_layout.h"
 #include "model/trace/event_access.h"
 
 #include <algorithm>

@@ -60,7 +60,7 @@ public:
     uint32_t addCounterTimeline(CounterTimeline timeline);
     void addCounterSeries(CounterSeries series);
     // GPU memory allocations and releases, in any order (build() sorts them by time). Their
-    // bytes-in-use series come from model/build/memory_usage_series.h, which adds both.
+    // bytes-in-use series come from model/construct/memory_usage_series.h, which adds both.
     void addMemoryUsage(const MemoryUsageEvent& event) { m_trace.memoryUsage.push_back(event); }
 
     // The CPU profile (model/core/cpu_profile.h). Frames and stack nodes are interned: equal
@@ -134,10 +134,5 @@ private:
     std::vector<StringId> m_syncOpNames; // per SyncOp id
     size_t m_events = 0;
 };
-
-// Lays out one track's unsorted columns lane by lane (stable for equal keys): sorts by start
-// (longer first on ties), assigns each event the nesting depth or the first free lane, and
-// sets laneBegin and nested. Exposed for the report reader and for tests.
-void layOutTrack(Track& track);
 
 } // namespace sightline

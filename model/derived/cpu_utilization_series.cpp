@@ -1,4 +1,4 @@
-#include "model/build/cpu_utilization_series.h"
+#include "model/derived/cpu_utilization_series.h"
 
 #include <algorithm>
 #include <map>

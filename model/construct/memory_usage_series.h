@@ -5,7 +5,7 @@
 // (CUDA_GPU_MEMORY_USAGE_EVENTS) both add them here.
 #pragma once
 
-#include "model/build/trace_builder.h"
+#include "model/construct/trace_builder.h"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "model/build/overview_tracks.h"
+#include "model/derived/overview_tracks.h"
 
 #include "model/common/parallel_for.h"
 

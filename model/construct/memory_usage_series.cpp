@@ -1,4 +1,4 @@
-#include "model/build/memory_usage_series.h"
+#include "model/construct/memory_usage_series.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "model/build/lane_sets.h"
+#include "model/index/lane_sets.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,4 +1,4 @@
-// The two sets that lane assignment (layout.cpp) keeps while it walks a track's events in start
+// The two sets that lane assignment (lane_layout.cpp) keeps while it walks a track's events in start
 // order: the ends of the ranges still open, and each lane's last end. The small kinds are plain
 // vectors, scanned, which is fastest for the usual handful of nested ranges; the wide kinds are
 // trees (a Fenwick tree over the track's ends, a min segment tree over the lanes), so that a

@@ -1,5 +1,6 @@
-#include "model/build/lane_sets.h"
-#include "model/build/trace_builder.h"
+#include "model/index/lane_layout.h"
+
+#include "model/index/lane_sets.h"
 
 #include <algorithm>
 #include <numeric>

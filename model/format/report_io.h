@@ -56,6 +56,10 @@ struct ReadOptions
     const std::atomic<bool>* cancel = nullptr; // set to stop early
     bool buildIndexes = true;
     DecodeSelection select; // .rep only: importers of other files read everything
+    // openTrace only: also make the trace's derived tracks, the NVTX ranges projected onto the
+    // GPUs (model/derived/projected_nvtx_tracks.h) that the timeline draws. They cost about as
+    // much as decoding the report, so only a reader that shows them asks.
+    bool deriveTracks = false;
 };
 
 Result<Trace> readReport(const std::string& path, const ReadOptions& options = {});

@@ -7,7 +7,8 @@
 // The overview Trace has the report's metadata, strings, entities, diagnostics and span, and
 // every stored track with its key and lane count, holding the stand-ins instead of events
 // (indexes built); its descriptor tables are the overview's own (model/derived/overview_tracks.h),
-// not the report's, and it has no flows. It has no counters and no CPU profile. Its events are not the
+// not the report's, and it has no flows. It has no counters, no CPU profile and no derived
+// tracks (its stand-ins link to no call, so no NVTX range projects). Its events are not the
 // report's: views show it as a picture only (no tooltips, selection or tables) until the
 // report itself is loaded.
 #pragma once

@@ -1,5 +1,6 @@
 #include "model/import/open_trace.h"
 
+#include "model/derived/projected_nvtx_tracks.h"
 #include "model/format/container.h"
 #include "model/import/importers.h"
 
@@ -37,15 +38,8 @@ Result<std::string> readHead(const std::string& path)
     return head;
 }
 
-} // namespace
-
-TraceFileKind sniffTraceFile(const std::string& path)
-{
-    const Result<std::string> head = readHead(path);
-    return head ? kindOfBytes(head.value()) : TraceFileKind::Unknown;
-}
-
-Result<Trace> openTrace(const std::string& path, const ReadOptions& options)
+// The trace as the reader of the file's kind gives it.
+Result<Trace> readTraceFile(const std::string& path, const ReadOptions& options)
 {
     namespace fs = std::filesystem;
     std::error_code ec;
@@ -76,6 +70,22 @@ Result<Trace> openTrace(const std::string& path, const ReadOptions& options)
     return Result<Trace>::failure("Cannot open '" + path
         + "': it is neither a Sightline report, an Nsight Systems SQLite export nor a "
           "Chrome trace (PyTorch profiler) JSON file; check that you chose the right file.");
+}
+
+} // namespace
+
+TraceFileKind sniffTraceFile(const std::string& path)
+{
+    const Result<std::string> head = readHead(path);
+    return head ? kindOfBytes(head.value()) : TraceFileKind::Unknown;
+}
+
+Result<Trace> openTrace(const std::string& path, const ReadOptions& options)
+{
+    Result<Trace> opened = readTraceFile(path, options);
+    const bool cancelled = options.cancel && options.cancel->load();
+    if (opened && options.deriveTracks && !cancelled) addProjectedNvtxTracks(opened.value(), options.threads);
+    return opened;
 }
 
 } // namespace sightline

@@ -1,8 +1,8 @@
 // Opening any trace file the model can read, chosen by content rather than by extension: a
 // Sightline report (.rep magic), an Nsight Systems SQLite export ("SQLite format 3" header), or
 // a Chrome trace / PyTorch profiler JSON file (gzip magic, or text starting with '{' or '[').
-// Progress, cancel and thread count in `options` apply to every kind; failures are one
-// sentence naming the file.
+// Progress, cancel, thread count and deriveTracks in `options` apply to every kind; failures are
+// one sentence naming the file.
 #pragma once
 
 #include "model/format/report_io.h"

@@ -1,7 +1,7 @@
 #include "model/stats/nvtx_projection_sum.h"
 
+#include "model/derived/nvtx_projection.h"
 #include "model/stats/grouped_values.h"
-#include "model/stats/nvtx_projection.h"
 
 #include <algorithm>
 #include <map>

@@ -1,9 +1,9 @@
 #include "model/stats/stats_engine.h"
 
 #include "model/common/parallel_for.h"
+#include "model/derived/nvtx_projection.h"
 #include "model/stats/call_tree.h"
 #include "model/stats/grouped_values.h"
-#include "model/stats/nvtx_projection.h"
 #include "model/trace/event_access.h"
 
 #include <algorithm>

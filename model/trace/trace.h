@@ -10,10 +10,11 @@
 // never reach into the per-lane indexes themselves. Counter series (GPU metrics) answer the
 // same two questions: counterSummary over a range, counterLod per pixel column.
 //
-// Derived tracks: rows made for display from the stored ones and never stored (the viewer's
-// NVTX ranges projected onto the GPUs). Their ids follow the stored tracks' (TrackId(
-// tracks.size()) on), so loops over `tracks` (stats, exports, the writer) never meet them,
-// while track(), the lane queries and the levels of detail serve both.
+// Derived tracks: rows the model derives from the stored ones and never stores (the NVTX ranges
+// projected onto the GPUs, model/derived/projected_nvtx_tracks.h, which openTrace makes when
+// asked). Their ids follow the stored tracks' (TrackId(tracks.size()) on), so loops over `tracks`
+// (stats, exports, the writer) never meet them, while track(), the lane queries and the levels
+// of detail serve both.
 #pragma once
 
 #include "model/core/counters.h"

@@ -12,12 +12,12 @@
 // span to 1 us and back, reading a range of events wherever it fits the budget (--budget SIZE in
 // MiB, default 8192), as Load Range does. Asserts nothing.
 #include "bench_support.h"
+#include "model/derived/projected_nvtx_tracks.h"
 #include "model/format/report_io.h"
 #include "model/format/report_overview.h"
 #include "model/text/time_text.h"
 #include "timeline_frames.h"
 #include "views/timeline/interaction/timeline_state.h"
-#include "views/timeline/rows/projected_nvtx_tracks.h"
 #include "views/timeline/widgets/timeline_canvas.h"
 #include "views/timeline/widgets/timeline_view.h"
 
@@ -90,7 +90,7 @@ double timeFirstPaint(const std::string& path, bool full, Opened& opened)
             std::fprintf(stderr, "bench_first_paint: %s\n", read.error().c_str());
             return -1;
         }
-        views::addProjectedNvtxTracks(read.value());
+        addProjectedNvtxTracks(read.value());
         opened.events = read->eventCount();
         opened.trace = std::make_shared<const Trace>(std::move(read.value()));
     } else {

@@ -28,7 +28,7 @@ ROOMS = {
     "model/format": ["model/common", "model/text", "model/core", "model/index", "model/trace", "model/derived",
                      "model/construct"],
     "model/format/paging": ["model/format"],
-    "model/stats": ["model/common", "model/text", "model/core", "model/index", "model/trace"],
+    "model/stats": ["model/common", "model/text", "model/core", "model/index", "model/trace", "model/derived"],
     "model/analysis": ["model/common", "model/text", "model/core", "model/index", "model/trace", "model/stats"],
     "model/nsys": ["model/common", "model/core"],
     "model/export": ["model/common", "model/text", "model/core", "model/index", "model/trace", "model/nsys",

@@ -5,7 +5,6 @@
 #include "model/format/report_outline.h"
 #include "model/format/report_overview.h"
 #include "model/import/open_trace.h"
-#include "views/timeline/rows/projected_nvtx_tracks.h"
 
 #include <QElapsedTimer>
 #include <QLocale>
@@ -17,8 +16,9 @@ namespace sightline::ui {
 
 namespace {
 
-LoadOutcome readTrace(const QString& path, const ReadOptions& options)
+LoadOutcome readTrace(const QString& path, ReadOptions options)
 {
+    options.deriveTracks = true; // the timeline draws them
     QElapsedTimer clock;
     clock.start();
     auto result = openTrace(path.toStdString(), options);
@@ -28,7 +28,6 @@ LoadOutcome readTrace(const QString& path, const ReadOptions& options)
         outcome.status = LoadOutcome::Status::Cancelled;
     } else if (result) {
         outcome.status = LoadOutcome::Status::Loaded;
-        views::addProjectedNvtxTracks(result.value());
         outcome.trace = std::make_shared<const Trace>(std::move(result.value()));
     } else {
         outcome.status = LoadOutcome::Status::Failed;
@@ -59,9 +58,6 @@ std::optional<LoadOutcome> loadReportOverview(const QString& path)
         return std::nullopt;
     } else {
         ReportOverview& overview = *result.value();
-        // The rows the full report will have, the derived ones included, so the picture keeps
-        // its place when the report replaces it.
-        views::addProjectedNvtxTracks(overview.trace);
         outcome.status = LoadOutcome::Status::Loaded;
         outcome.overview = true;
         outcome.reportEvents = overview.events;

@@ -1,13 +1,13 @@
-// The NVTX ranges projected onto the GPUs as derived tracks (projected_nvtx_tracks.h): their
-// "NVTX (projected)" rows under each GPU, drawn, hit and described like any other event, and
+// The NVTX ranges projected onto the GPUs as derived tracks (model/derived/projected_nvtx_tracks.h):
+// their "NVTX (projected)" rows under each GPU, drawn, hit and described like any other event, and
 // invisible to everything that walks the stored tracks.
 #include "model/construct/trace_builder.h"
+#include "model/derived/projected_nvtx_tracks.h"
 #include "model/index/lod.h"
 #include "views/timeline/frame/draw_list_builder.h"
 #include "views/timeline/interaction/event_geometry.h"
 #include "views/timeline/interaction/event_tooltip.h"
 #include "views/timeline/interaction/timeline_state.h"
-#include "views/timeline/rows/projected_nvtx_tracks.h"
 #include "views/timeline/rows/row_layout.h"
 #include "views/timeline/rows/row_tree.h"
 

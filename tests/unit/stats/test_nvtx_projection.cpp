@@ -1,7 +1,7 @@
-// NVTX ranges projected onto the GPUs (model/stats/nvtx_projection.h) and nvtx_gpu_proj_sum, on a
+// NVTX ranges projected onto the GPUs (model/derived/nvtx_projection.h) and nvtx_gpu_proj_sum, on a
 // trace whose projections follow by construction: nested and overlapping ranges, calls inside
 // and outside them, a driver call nested in its runtime call, work on two GPUs and streams.
-#include "model/stats/nvtx_projection.h"
+#include "model/derived/nvtx_projection.h"
 #include "model/stats/nvtx_projection_sum.h"
 #include "stats_fixtures.h"
 

@@ -1,10 +1,10 @@
 #include "views/timeline/interaction/event_tooltip.h"
 
+#include "model/derived/projected_nvtx_tracks.h"
 #include "model/text/time_text.h"
 #include "model/trace/event_access.h"
 #include "views/common/stream_name.h"
 #include "views/timeline/interaction/correlated_events.h"
-#include "views/timeline/rows/projected_nvtx_tracks.h"
 
 #include <QStringList>
 #include <algorithm>

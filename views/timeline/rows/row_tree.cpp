@@ -1,8 +1,8 @@
 #include "views/timeline/rows/row_tree.h"
 
+#include "model/derived/projected_nvtx_tracks.h"
 #include "model/index/lod.h"
 #include "views/common/stream_name.h"
-#include "views/timeline/rows/projected_nvtx_tracks.h"
 
 #include <algorithm>
 #include <cstdio>

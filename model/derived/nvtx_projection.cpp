@@ -1,4 +1,4 @@
-#include "model/stats/nvtx_projection.h"
+#include "model/derived/nvtx_projection.h"
 
 #include "model/common/parallel_for.h"
 

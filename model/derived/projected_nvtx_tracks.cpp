@@ -1,17 +1,17 @@
-#include "views/timeline/rows/projected_nvtx_tracks.h"
+#include "model/derived/projected_nvtx_tracks.h"
 
+#include "model/derived/nvtx_projection.h"
 #include "model/index/lane_layout.h"
-#include "model/stats/nvtx_projection.h"
 
 #include <map>
 #include <tuple>
 
-namespace sightline::views {
+namespace sightline {
 
-std::vector<Track> projectedNvtxTracks(const Trace& trace)
+std::vector<Track> projectedNvtxTracks(const Trace& trace, unsigned threads)
 {
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Track> byGpuAndThread; // (device, pid, tid)
-    for (const ProjectedRange& projected : projectNvtxRanges(trace)) {
+    for (const ProjectedRange& projected : projectNvtxRanges(trace, threads)) {
         const Track& source = trace.track(projected.range.track);
         const uint32_t i = projected.range.index;
         Track& track = byGpuAndThread[{projected.device.value, source.key.pid.value, source.key.tid.value}];
@@ -37,9 +37,9 @@ std::vector<Track> projectedNvtxTracks(const Trace& trace)
     return tracks;
 }
 
-void addProjectedNvtxTracks(Trace& trace)
+void addProjectedNvtxTracks(Trace& trace, unsigned threads)
 {
-    trace.setDerivedTracks(projectedNvtxTracks(trace));
+    trace.setDerivedTracks(projectedNvtxTracks(trace, threads), threads);
 }
 
 bool isProjectedNvtxTrack(const Trace& trace, TrackId id)
@@ -47,4 +47,4 @@ bool isProjectedNvtxTrack(const Trace& trace, TrackId id)
     return trace.isDerived(id) && trace.track(id).key.kind == TrackKind::Nvtx;
 }
 
-} // namespace sightline::views
+} // namespace sightline

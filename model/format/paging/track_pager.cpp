@@ -1,9 +1,9 @@
 #include "model/format/paging/track_pager.h"
 
 #include "model/common/parallel_for.h"
+#include "model/format/chunks/event_batch_decoder.h"
+#include "model/format/chunks/structure_chunks.h"
 #include "model/format/container.h"
-#include "model/format/event_batch_decoder.h"
-#include "model/format/structure_chunks.h"
 
 #include <algorithm>
 #include <mutex>

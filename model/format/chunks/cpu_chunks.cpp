@@ -1,4 +1,4 @@
-#include "model/format/cpu_chunks.h"
+#include "model/format/chunks/cpu_chunks.h"
 
 #include "model/format/container.h"
 

@@ -1,8 +1,8 @@
 #include "model/format/report_outline.h"
 
+#include "model/format/chunks/structure_chunks.h"
 #include "model/format/frame_index.h"
 #include "model/format/mapped_file.h"
-#include "model/format/structure_chunks.h"
 
 namespace sightline {
 

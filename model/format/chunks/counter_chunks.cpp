@@ -1,4 +1,4 @@
-#include "model/format/counter_chunks.h"
+#include "model/format/chunks/counter_chunks.h"
 
 #include "model/derived/cpu_utilization_series.h"
 #include "model/format/container.h"

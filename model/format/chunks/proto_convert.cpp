@@ -1,4 +1,4 @@
-#include "model/format/proto_convert.h"
+#include "model/format/chunks/proto_convert.h"
 
 namespace sightline::rep {
 namespace {

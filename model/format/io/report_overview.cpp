@@ -1,10 +1,10 @@
 #include "model/format/report_overview.h"
 
-#include "model/format/event_batch_decoder.h"
+#include "model/format/chunks/event_batch_decoder.h"
+#include "model/format/chunks/proto_convert.h"
+#include "model/format/chunks/structure_chunks.h"
 #include "model/format/frame_index.h"
 #include "model/format/mapped_file.h"
-#include "model/format/proto_convert.h"
-#include "model/format/structure_chunks.h"
 
 #include <algorithm>
 

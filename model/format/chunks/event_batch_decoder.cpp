@@ -1,4 +1,4 @@
-#include "model/format/event_batch_decoder.h"
+#include "model/format/chunks/event_batch_decoder.h"
 
 #include "model/format/container.h"
 #include "model/format/frame_index.h"

@@ -6,13 +6,13 @@
 // report cut short keeps each lane's, each counter timeline's and each CPU array's complete prefix.
 #include "model/common/parallel_for.h"
 #include "model/derived/cpu_utilization_series.h"
-#include "model/format/counter_chunks.h"
-#include "model/format/cpu_chunks.h"
-#include "model/format/event_batch_decoder.h"
+#include "model/format/chunks/counter_chunks.h"
+#include "model/format/chunks/cpu_chunks.h"
+#include "model/format/chunks/event_batch_decoder.h"
+#include "model/format/chunks/structure_chunks.h"
 #include "model/format/frame_index.h"
 #include "model/format/mapped_file.h"
 #include "model/format/report_io.h"
-#include "model/format/structure_chunks.h"
 
 #include <atomic>
 #include <mutex>

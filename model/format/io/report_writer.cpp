@@ -7,11 +7,11 @@
 #include "model/common/parallel_for.h"
 #include "model/derived/cpu_utilization_series.h"
 #include "model/derived/overview_tracks.h"
-#include "model/format/counter_chunks.h"
-#include "model/format/cpu_chunks.h"
-#include "model/format/proto_convert.h"
+#include "model/format/chunks/counter_chunks.h"
+#include "model/format/chunks/cpu_chunks.h"
+#include "model/format/chunks/proto_convert.h"
+#include "model/format/chunks/structure_chunks.h"
 #include "model/format/report_io.h"
-#include "model/format/structure_chunks.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,6 +1,6 @@
-#include "model/format/structure_chunks.h"
+#include "model/format/chunks/structure_chunks.h"
 
-#include "model/format/proto_convert.h"
+#include "model/format/chunks/proto_convert.h"
 
 #include <algorithm>
 #include <google/protobuf/io/coded_stream.h>

@@ -32,6 +32,7 @@ ROOMS = {
     "model/format/paging": ["model/format", "model/format/chunks"],
     "model/stats": ["model/common", "model/text", "model/core", "model/index", "model/trace", "model/derived"],
     "model/analysis": ["model/common", "model/text", "model/core", "model/index", "model/trace", "model/stats"],
+    "model/analysis/rules": ["model/analysis"],
     "model/nsys": ["model/common", "model/core"],
     "model/export": ["model/common", "model/text", "model/core", "model/index", "model/trace", "model/nsys",
                      "model/stats"],

@@ -14,7 +14,7 @@
 // range, the instances' figures summed), so start-up before the first GPU operation does not
 // count as idle time.
 #include "model/analysis/finding_text.h"
-#include "model/analysis/rules.h"
+#include "model/analysis/rules/rules.h"
 #include "model/common/parallel_for.h"
 #include "model/text/time_text.h"
 

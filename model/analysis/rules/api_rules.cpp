@@ -4,7 +4,7 @@
 // whose launching call the report lacks is not classified (the synchronous rules say how many).
 // Sightline adds pageable_copies: every copy from or to pageable memory, whatever its call.
 #include "model/analysis/finding_text.h"
-#include "model/analysis/rules.h"
+#include "model/analysis/rules/rules.h"
 #include "model/core/enums.h"
 #include "model/text/time_text.h"
 

@@ -1,6 +1,6 @@
 #include "model/analysis/rule_catalog.h"
 
-#include "model/analysis/rules.h"
+#include "model/analysis/rules/rules.h"
 
 #include <array>
 

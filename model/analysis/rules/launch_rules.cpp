@@ -3,7 +3,7 @@
 // launch: where those dominate, the GPU finishes each kernel before the CPU can queue the
 // next. The launch queue's depth (kernels launched and not yet finished) goes in the sentence.
 #include "model/analysis/finding_text.h"
-#include "model/analysis/rules.h"
+#include "model/analysis/rules/rules.h"
 #include "model/text/time_text.h"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // operation to its last, inside the scope), and Sightline's idle breakdown: why each GPU was
 // idle, told by what its launching thread was doing.
 #include "model/analysis/finding_text.h"
-#include "model/analysis/rules.h"
+#include "model/analysis/rules/rules.h"
 #include "model/text/time_text.h"
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 // each name also gets the SMs Active, Warp Occupancy and Tensor Active measured while it ran.
 #include "model/analysis/finding_text.h"
 #include "model/analysis/occupancy.h"
-#include "model/analysis/rules.h"
+#include "model/analysis/rules/rules.h"
 #include "model/stats/counter_stats.h"
 #include "model/text/time_text.h"
 

@@ -1,7 +1,7 @@
 // Where a GPU's time went over a range, and what its launching thread did while it was idle:
 // each idle gap is split by the thread's outermost CUDA calls overlapping it (synchronization
 // calls; launch, copy and other calls), the rest of the gap counting as the CPU being late.
-#include "model/analysis/rules.h"
+#include "model/analysis/rules/rules.h"
 
 #include <algorithm>
 

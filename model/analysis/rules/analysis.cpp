@@ -1,7 +1,7 @@
 #include "model/analysis/analysis.h"
 
 #include "model/analysis/rule_catalog.h"
-#include "model/analysis/rules.h"
+#include "model/analysis/rules/rules.h"
 #include "model/common/parallel_for.h"
 
 #include <algorithm>

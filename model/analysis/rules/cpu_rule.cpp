@@ -3,7 +3,7 @@
 // thread stayed outside CUDA calls and ran on a CPU most of the time. Those gaps are the CPU
 // work the GPU waited for; the finding names the functions the thread's samples were in.
 #include "model/analysis/finding_text.h"
-#include "model/analysis/rules.h"
+#include "model/analysis/rules/rules.h"
 #include "model/stats/call_tree.h"
 #include "model/text/time_text.h"
 

@@ -267,6 +267,77 @@ Status readCpuBatches(std::span<const unsigned char> file, const rep::FrameIndex
     return read;
 }
 
+// Decodes the event batches on every core, reporting progress in their compressed bytes.
+Status decodeEventBatches(std::span<const unsigned char> file,
+    const std::vector<const rep::FrameRef*>& batches, EventBatchDecoder& decoder, const std::string& path,
+    const ReadOptions& options)
+{
+    uint64_t batchBytes = 0;
+    for (const rep::FrameRef* frame : batches)
+        batchBytes += frame->header.compressedSize;
+    std::atomic<uint64_t> bytesDone {0};
+    std::mutex errorMutex;
+    std::string firstError;
+    // Each worker keeps its own scratch buffer and chunk (parallelFor copies the lambda).
+    parallelFor(
+        batches.size(),
+        [&, scratch = std::string(), chunk = rep::Chunk()](size_t i) mutable {
+            if (options.cancel && options.cancel->load()) return false;
+            const rep::FrameRef& frame = *batches[i];
+            const Status decoded = !decodeChunk(file, frame, chunk, scratch) || !chunk.has_events()
+                ? Status::failure(rep::damagedReport(path, frame.offset, "an event batch fails its checksum"))
+                : decoder.decode(chunk.events(), frame.offset);
+            if (!decoded) {
+                std::lock_guard lock(errorMutex);
+                if (firstError.empty()) firstError = decoded.error();
+                return false;
+            }
+            const uint64_t done
+                = bytesDone.fetch_add(frame.header.compressedSize) + frame.header.compressedSize;
+            if (options.progress) options.progress(done, batchBytes);
+            return true;
+        },
+        options.threads);
+    if (options.cancel && options.cancel->load())
+        return Status::failure("Loading '" + path + "' was cancelled.");
+    if (!firstError.empty()) return Status::failure(firstError);
+    return {};
+}
+
+// What a report cut short lost, for the diagnostic that says so.
+struct CutShort
+{
+    uint64_t validBytes = 0;
+    uint64_t fileBytes = 0;
+    bool sawTracks = false;
+    uint64_t countersLost = 0;
+    uint64_t cpuRowsLost = 0;
+};
+
+// Keeps every lane's complete prefix of a report cut short, and the flows between what is kept,
+// and says what was lost.
+void keepWhatArrived(Trace& trace, const EventBatchDecoder& decoder, const CutShort& cut)
+{
+    const size_t kept = decoder.receivedEvents();
+    const size_t lost = keepReceivedPrefixes(trace, decoder.receivedPerLane());
+    std::erase_if(trace.flows, [&](const FlowLink& link) {
+        return link.from.index >= trace.tracks[link.from.track.value].size()
+            || link.to.index >= trace.tracks[link.to.track.value].size();
+    });
+    trace.diagnostics.push_back({Severity::Warning, "reader",
+        "The report was cut short after " + std::to_string(cut.validBytes) + " of "
+            + std::to_string(cut.fileBytes) + " bytes: " + std::to_string(kept) + " events were recovered"
+            + (cut.sawTracks ? " and " + std::to_string(lost) + " events after the cut are lost"
+                             : "; the track list and all events after it are lost")
+            + (cut.countersLost > 0
+                    ? "; " + std::to_string(cut.countersLost) + " counter samples after it are lost too"
+                    : "")
+            + (cut.cpuRowsLost > 0 ? "; " + std::to_string(cut.cpuRowsLost)
+                        + " CPU samples, thread states and event stacks after it are lost too"
+                                   : "")
+            + "."});
+}
+
 // readReport without its guard against running out of memory.
 Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& options)
 {
@@ -332,39 +403,11 @@ Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& op
         return !(frame.firstIndex >= run.begin && uint64_t(frame.firstIndex) + frame.count <= run.end);
     };
     std::vector<const rep::FrameRef*> batches;
-    uint64_t batchBytes = 0;
     for (const auto& frame : index.frames)
-        if (frame.header.kind == ChunkKind::Events && !leftOut(frame)) {
-            batches.push_back(&frame);
-            batchBytes += frame.header.compressedSize;
-        }
+        if (frame.header.kind == ChunkKind::Events && !leftOut(frame)) batches.push_back(&frame);
 
-    std::atomic<uint64_t> bytesDone {0};
-    std::mutex errorMutex;
-    std::string firstError;
-    // Each worker keeps its own scratch buffer and chunk (parallelFor copies the lambda).
-    parallelFor(
-        batches.size(),
-        [&, scratch = std::string(), chunk = rep::Chunk()](size_t i) mutable {
-            if (options.cancel && options.cancel->load()) return false;
-            const rep::FrameRef& frame = *batches[i];
-            const Status decoded = !decodeChunk(file, frame, chunk, scratch) || !chunk.has_events()
-                ? Status::failure(rep::damagedReport(path, frame.offset, "an event batch fails its checksum"))
-                : decoder.decode(chunk.events(), frame.offset);
-            if (!decoded) {
-                std::lock_guard lock(errorMutex);
-                if (firstError.empty()) firstError = decoded.error();
-                return false;
-            }
-            const uint64_t done
-                = bytesDone.fetch_add(frame.header.compressedSize) + frame.header.compressedSize;
-            if (options.progress) options.progress(done, batchBytes);
-            return true;
-        },
-        options.threads);
-    if (options.cancel && options.cancel->load())
-        return Result<Trace>::failure("Loading '" + path + "' was cancelled.");
-    if (!firstError.empty()) return Result<Trace>::failure(firstError);
+    if (Status decoded = decodeEventBatches(file, batches, decoder, path, options); !decoded)
+        return Result<Trace>::failure(decoded.error());
     if (select.counters)
         if (Status read
             = rep::readBatches(file, index, path, ChunkKind::CounterBatch, "a counter batch", options.threads,
@@ -385,24 +428,8 @@ Result<Trace> readReportUnguarded(const std::string& path, const ReadOptions& op
         if (Status complete = decoder.checkComplete(); !complete)
             return Result<Trace>::failure(complete.error());
     } else {
-        const size_t kept = decoder.receivedEvents();
-        const size_t lost = keepReceivedPrefixes(trace, decoder.receivedPerLane());
-        std::erase_if(trace.flows, [&](const FlowLink& link) {
-            return link.from.index >= trace.tracks[link.from.track.value].size()
-                || link.to.index >= trace.tracks[link.to.track.value].size();
-        });
-        trace.diagnostics.push_back({Severity::Warning, "reader",
-            "The report was cut short after " + std::to_string(index.validBytes) + " of "
-                + std::to_string(file.size()) + " bytes: " + std::to_string(kept) + " events were recovered"
-                + (sawTracks ? " and " + std::to_string(lost) + " events after the cut are lost"
-                             : "; the track list and all events after it are lost")
-                + (countersLost.value() > 0 ? "; " + std::to_string(countersLost.value())
-                            + " counter samples after it are lost too"
-                                            : "")
-                + (cpuRowsLost.value() > 0 ? "; " + std::to_string(cpuRowsLost.value())
-                            + " CPU samples, thread states and event stacks after it are lost too"
-                                           : "")
-                + "."});
+        keepWhatArrived(trace, decoder,
+            {index.validBytes, file.size(), sawTracks, countersLost.value(), cpuRowsLost.value()});
     }
     addCpuUtilizationSeries(trace);
     if (options.buildIndexes) trace.buildIndexes(options.threads);

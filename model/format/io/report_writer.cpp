@@ -127,41 +127,85 @@ std::vector<BatchSpec> planBatches(const std::vector<Track>& tracks, uint32_t ev
     return batches;
 }
 
-} // namespace
-
-Status writeReport(const Trace& trace, const std::string& path, const WriteOptions& options)
+// Writes a report's chunks in order, each compressed into a frame listed in the footer.
+class ChunkWriter
 {
-    const std::string temporary = path + ".tmp";
-    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    if (!file)
-        return Status::failure("Cannot write the report '" + path
-            + "': the folder is missing or not writable; choose another output path.");
-    FrameWriter frames(file, options.zstdLevel);
-    rep::Footer footer;
-    frames.writeRaw(rep::encodePreamble());
+public:
+    ChunkWriter(std::ofstream& file, int zstdLevel)
+        : m_frames(file, zstdLevel)
+    { }
 
-    auto writeChunk = [&](auto fill, ChunkKind kind) {
+    FrameWriter& frames() { return m_frames; }
+    rep::Footer& footer() { return m_footer; }
+
+    template <class Fill> void writeChunk(Fill fill, ChunkKind kind)
+    {
         rep::Chunk chunk;
         fill(chunk);
-        frames.write(frames.compressChunk(chunk, kind), kind, footer);
-    };
-    writeChunk([&](rep::Chunk& c) { rep::toProto(trace.metadata, *c.mutable_header()); }, ChunkKind::Header);
+        m_frames.write(m_frames.compressChunk(chunk, kind), kind, m_footer);
+    }
+
+    // Batches: encoded and compressed in parallel, written in plan order.
+    template <class Encode, class FooterBatch>
+    void writeBatches(size_t total, ChunkKind kind, Encode encode, FooterBatch footerBatch)
+    {
+        constexpr size_t kWindow = 64; // frames held in memory at once
+        for (size_t base = 0; base < total; base += kWindow) {
+            const size_t count = std::min(kWindow, total - base);
+            std::vector<std::string> encoded(count);
+            parallelFor(count, [&](size_t i) {
+                rep::Chunk chunk;
+                encode(base + i, chunk);
+                encoded[i] = m_frames.compressChunk(chunk, kind);
+            });
+            for (size_t i = 0; i < count; ++i)
+                m_frames.write(encoded[i], kind, m_footer, footerBatch(base + i));
+        }
+    }
+
+    // Rows that no footer entry places (counters, the CPU profile).
+    template <class Encode> void writeUnplacedBatches(size_t total, ChunkKind kind, Encode encode)
+    {
+        writeBatches(total, kind, encode, [](size_t) { return static_cast<const BatchSpec*>(nullptr); });
+    }
+
+    // Event batches of `tracks` (the trace's, or the overview's stand-ins).
+    void writeEventBatches(const std::vector<Track>& tracks, ChunkKind kind, uint32_t eventsPerChunk)
+    {
+        const auto batches = planBatches(tracks, eventsPerChunk);
+        writeBatches(
+            batches.size(), kind,
+            [&](size_t i, rep::Chunk& chunk) {
+                encodeBatch(tracks[batches[i].track], batches[i],
+                    kind == ChunkKind::Overview ? *chunk.mutable_overview() : *chunk.mutable_events());
+            },
+            [&](size_t i) { return &batches[i]; });
+    }
+
+private:
+    FrameWriter m_frames;
+    rep::Footer m_footer;
+};
+
+void writeStrings(ChunkWriter& out, const StringTable& strings)
+{
     constexpr uint32_t kStringsPerChunk = 1u << 16;
-    for (uint32_t first = 0; first < trace.strings.size(); first += kStringsPerChunk) {
-        writeChunk(
+    for (uint32_t first = 0; first < strings.size(); first += kStringsPerChunk) {
+        out.writeChunk(
             [&](rep::Chunk& c) {
-                auto* strings = c.mutable_strings();
-                strings->set_first_id(first);
-                const uint32_t last
-                    = std::min<uint32_t>(first + kStringsPerChunk, uint32_t(trace.strings.size()));
+                auto* chunk = c.mutable_strings();
+                chunk->set_first_id(first);
+                const uint32_t last = std::min<uint32_t>(first + kStringsPerChunk, uint32_t(strings.size()));
                 for (uint32_t i = first; i < last; ++i)
-                    strings->add_values(std::string(trace.strings[StringId(i)]));
+                    chunk->add_values(std::string(strings[StringId(i)]));
             },
             ChunkKind::Strings);
     }
-    writeChunk([&](rep::Chunk& c) { rep::toProto(trace, *c.mutable_entities()); }, ChunkKind::Entities);
-    writeChunk([&](rep::Chunk& c) { rep::toProto(trace, *c.mutable_descriptors()); }, ChunkKind::Descriptors);
-    writeChunk(
+}
+
+void writeTrackList(ChunkWriter& out, const Trace& trace)
+{
+    out.writeChunk(
         [&](rep::Chunk& c) {
             auto* tracks = c.mutable_tracks();
             for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
@@ -186,102 +230,101 @@ Status writeReport(const Trace& trace, const std::string& path, const WriteOptio
             }
         },
         ChunkKind::Tracks);
+}
 
-    // Batches: encoded and compressed in parallel, written in plan order.
-    auto writeBatches = [&](size_t total, ChunkKind kind, auto encode, auto footerBatch) {
-        constexpr size_t kWindow = 64; // frames held in memory at once
-        for (size_t base = 0; base < total; base += kWindow) {
-            const size_t count = std::min(kWindow, total - base);
-            std::vector<std::string> encoded(count);
-            parallelFor(count, [&](size_t i) {
-                rep::Chunk chunk;
-                encode(base + i, chunk);
-                encoded[i] = frames.compressChunk(chunk, kind);
-            });
-            for (size_t i = 0; i < count; ++i)
-                frames.write(encoded[i], kind, footer, footerBatch(base + i));
-        }
+// Stored counter series, when there are any (reports without them stay as before).
+void writeCounters(ChunkWriter& out, const Trace& trace, uint32_t perChunk)
+{
+    if (storedCounterTimelineCount(trace) == 0) return;
+    out.writeChunk(
+        [&](rep::Chunk& c) { rep::encodeCounterDefinitions(trace, *c.mutable_counter_definitions()); },
+        ChunkKind::CounterDefinitions);
+    const auto counterBatches = rep::planCounterBatches(trace, perChunk);
+    out.writeUnplacedBatches(
+        counterBatches.size(), ChunkKind::CounterBatch, [&](size_t i, rep::Chunk& chunk) {
+            rep::encodeCounterBatch(trace, counterBatches[i], *chunk.mutable_counter_batch());
+        });
+}
+
+// The CPU profile, when there is one (reports without it stay as before).
+void writeCpuProfile(ChunkWriter& out, const CpuProfile& cpu, uint32_t perChunk)
+{
+    if (!rep::hasCpuProfile(cpu)) return;
+    for (uint32_t i = 0; i < rep::cpuStackChunkCount(cpu, perChunk); ++i)
+        out.writeChunk(
+            [&](rep::Chunk& c) { rep::encodeCpuStacks(cpu, i, perChunk, *c.mutable_cpu_stacks()); },
+            ChunkKind::CpuStacks);
+    auto writeRows = [&](size_t rows, ChunkKind kind, auto encode) {
+        const auto slices = rep::planCpuRowBatches(rows, perChunk);
+        out.writeUnplacedBatches(
+            slices.size(), kind, [&](size_t i, rep::Chunk& chunk) { encode(slices[i], chunk); });
     };
+    writeRows(cpu.samples.size(), ChunkKind::CpuSampleBatch, [&](const auto& slice, rep::Chunk& chunk) {
+        rep::encodeCpuSampleBatch(cpu, slice, *chunk.mutable_cpu_samples());
+    });
+    writeRows(cpu.states.size(), ChunkKind::ThreadStateBatch, [&](const auto& slice, rep::Chunk& chunk) {
+        rep::encodeThreadStateBatch(cpu, slice, *chunk.mutable_thread_states());
+    });
+    writeRows(cpu.eventStacks.size(), ChunkKind::EventStackBatch, [&](const auto& slice, rep::Chunk& chunk) {
+        rep::encodeEventStackBatch(cpu, slice, *chunk.mutable_event_stacks());
+    });
+}
+
+// Every chunk of the report, in the order a reader expects them.
+void writeChunks(ChunkWriter& out, const Trace& trace, const WriteOptions& options)
+{
+    const uint32_t perChunk = std::max(1u, options.eventsPerChunk);
+    out.writeChunk(
+        [&](rep::Chunk& c) { rep::toProto(trace.metadata, *c.mutable_header()); }, ChunkKind::Header);
+    writeStrings(out, trace.strings);
+    out.writeChunk([&](rep::Chunk& c) { rep::toProto(trace, *c.mutable_entities()); }, ChunkKind::Entities);
+    out.writeChunk(
+        [&](rep::Chunk& c) { rep::toProto(trace, *c.mutable_descriptors()); }, ChunkKind::Descriptors);
+    writeTrackList(out, trace);
+
     // The overview, right after the track list: a viewer paints it from the file's first bytes.
     const Overview overview
         = trace.eventCount() >= options.overviewFromEvents ? buildOverview(trace) : Overview {};
     if (!overview.tracks.empty())
-        writeChunk(
+        out.writeChunk(
             [&](rep::Chunk& c) { rep::toProto(overview.descriptors, *c.mutable_overview_descriptors()); },
             ChunkKind::OverviewDescriptors);
-    const auto overviewBatches = planBatches(overview.tracks, std::max(1u, options.eventsPerChunk));
-    writeBatches(
-        overviewBatches.size(), ChunkKind::Overview,
-        [&](size_t i, rep::Chunk& chunk) {
-            encodeBatch(
-                overview.tracks[overviewBatches[i].track], overviewBatches[i], *chunk.mutable_overview());
-        },
-        [&](size_t i) { return &overviewBatches[i]; });
-
-    const auto batches = planBatches(trace.tracks, std::max(1u, options.eventsPerChunk));
-    writeBatches(
-        batches.size(), ChunkKind::Events,
-        [&](size_t i, rep::Chunk& chunk) {
-            encodeBatch(trace.tracks[batches[i].track], batches[i], *chunk.mutable_events());
-        },
-        [&](size_t i) { return &batches[i]; });
-
-    // Stored counter series, when there are any (reports without them stay as before).
-    if (storedCounterTimelineCount(trace) > 0) {
-        writeChunk(
-            [&](rep::Chunk& c) { rep::encodeCounterDefinitions(trace, *c.mutable_counter_definitions()); },
-            ChunkKind::CounterDefinitions);
-        const auto counterBatches = rep::planCounterBatches(trace, std::max(1u, options.eventsPerChunk));
-        writeBatches(
-            counterBatches.size(), ChunkKind::CounterBatch,
-            [&](size_t i, rep::Chunk& chunk) {
-                rep::encodeCounterBatch(trace, counterBatches[i], *chunk.mutable_counter_batch());
-            },
-            [](size_t) { return static_cast<const BatchSpec*>(nullptr); });
-    }
-
-    // The CPU profile, when there is one (reports without it stay as before).
-    if (rep::hasCpuProfile(trace.cpu)) {
-        const CpuProfile& cpu = trace.cpu;
-        const uint32_t perChunk = std::max(1u, options.eventsPerChunk);
-        for (uint32_t i = 0; i < rep::cpuStackChunkCount(cpu, perChunk); ++i)
-            writeChunk(
-                [&](rep::Chunk& c) { rep::encodeCpuStacks(cpu, i, perChunk, *c.mutable_cpu_stacks()); },
-                ChunkKind::CpuStacks);
-        auto writeRows = [&](size_t rows, ChunkKind kind, auto encode) {
-            const auto slices = rep::planCpuRowBatches(rows, perChunk);
-            writeBatches(
-                slices.size(), kind, [&](size_t i, rep::Chunk& chunk) { encode(slices[i], chunk); },
-                [](size_t) { return static_cast<const BatchSpec*>(nullptr); });
-        };
-        writeRows(cpu.samples.size(), ChunkKind::CpuSampleBatch, [&](const auto& slice, rep::Chunk& chunk) {
-            rep::encodeCpuSampleBatch(cpu, slice, *chunk.mutable_cpu_samples());
-        });
-        writeRows(cpu.states.size(), ChunkKind::ThreadStateBatch, [&](const auto& slice, rep::Chunk& chunk) {
-            rep::encodeThreadStateBatch(cpu, slice, *chunk.mutable_thread_states());
-        });
-        writeRows(
-            cpu.eventStacks.size(), ChunkKind::EventStackBatch, [&](const auto& slice, rep::Chunk& chunk) {
-                rep::encodeEventStackBatch(cpu, slice, *chunk.mutable_event_stacks());
-            });
-    }
+    out.writeEventBatches(overview.tracks, ChunkKind::Overview, perChunk);
+    out.writeEventBatches(trace.tracks, ChunkKind::Events, perChunk);
+    writeCounters(out, trace, perChunk);
+    writeCpuProfile(out, trace.cpu, perChunk);
 
     // Flow links, only when there are any (reports without them stay byte for byte as before).
     if (!trace.flows.empty())
-        writeChunk([&](rep::Chunk& c) { rep::toProto(trace.flows, *c.mutable_flows()); }, ChunkKind::Flows);
+        out.writeChunk(
+            [&](rep::Chunk& c) { rep::toProto(trace.flows, *c.mutable_flows()); }, ChunkKind::Flows);
     // GPU memory usage records, likewise only when there are any.
     if (!trace.memoryUsage.empty())
-        writeChunk([&](rep::Chunk& c) { rep::toProto(trace.memoryUsage, *c.mutable_memory_usage()); },
+        out.writeChunk([&](rep::Chunk& c) { rep::toProto(trace.memoryUsage, *c.mutable_memory_usage()); },
             ChunkKind::MemoryUsage);
-
-    writeChunk([&](rep::Chunk& c) { rep::toProto(trace.diagnostics, *c.mutable_diagnostics()); },
+    out.writeChunk([&](rep::Chunk& c) { rep::toProto(trace.diagnostics, *c.mutable_diagnostics()); },
         ChunkKind::Diagnostics);
+}
+
+} // namespace
+
+Status writeReport(const Trace& trace, const std::string& path, const WriteOptions& options)
+{
+    const std::string temporary = path + ".tmp";
+    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+    if (!file)
+        return Status::failure("Cannot write the report '" + path
+            + "': the folder is missing or not writable; choose another output path.");
+    ChunkWriter out(file, options.zstdLevel);
+    out.frames().writeRaw(rep::encodePreamble());
+    writeChunks(out, trace, options);
+    rep::Footer& footer = out.footer();
     footer.set_event_count(trace.eventCount());
-    const uint64_t footerOffset = frames.offset();
+    const uint64_t footerOffset = out.frames().offset();
     rep::Chunk footerChunk;
     *footerChunk.mutable_footer() = footer;
-    frames.writeRaw(frames.compressChunk(footerChunk, ChunkKind::Footer));
-    frames.writeRaw(rep::encodeTrailer(footerOffset));
+    out.frames().writeRaw(out.frames().compressChunk(footerChunk, ChunkKind::Footer));
+    out.frames().writeRaw(rep::encodeTrailer(footerOffset));
     file.close();
     if (!file) {
         std::filesystem::remove(temporary);

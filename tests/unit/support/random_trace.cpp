@@ -66,6 +66,54 @@ std::vector<double> randomCounterValues(Rng& rng, size_t samples)
     return values;
 }
 
+namespace {
+
+// Each launch's work: a kernel, a memory operation or a synchronization on one of `streams`
+// streams over two GPUs, after its call and after the stream's previous work.
+void addGpuWork(TraceBuilder& b, Rng& rng, uint32_t streams, Pid pid, const std::vector<StringId>& names,
+    const std::vector<std::pair<Timestamp, uint32_t>>& launches)
+{
+    const ContextId ctx(1);
+    std::vector<Timestamp> streamFree(streams, 0);
+    for (const auto& [apiStart, corr] : launches) {
+        const uint32_t s = uint32_t(rng.below(streams));
+        const DeviceId dev(s % 2);
+        const Timestamp start = std::max(streamFree[s], apiStart + Timestamp(rng.below(30)));
+        const Timestamp end = start + Timestamp(rng.below(200));
+        streamFree[s] = effectiveEnd(start, end);
+        const StreamId stream(7 + s);
+        switch (rng.below(3)) {
+        case 0: {
+            KernelLaunch k;
+            k.shortName = names[rng.below(4)];
+            k.grid = {uint32_t(1 + rng.below(64)), 1, 1};
+            k.block = {128, uint32_t(1 + rng.below(4)), 1};
+            k.registersPerThread = uint32_t(rng.below(255));
+            k.dynamicSharedMemory = uint32_t(rng.below(4096));
+            b.add(b.gpuTrack(TrackKind::Kernels, pid, dev, ctx, stream),
+                KernelEvent {start, end, names[rng.below(6)], CorrelationId(corr), k});
+            break;
+        }
+        case 1: {
+            MemoryOp op;
+            op.kind = rng.chance(20) ? MemoryOpKind::Memset : MemoryOpKind::Memcpy;
+            op.copyKind = CopyKind(1 + rng.below(2));
+            op.srcKind = MemoryKind(rng.below(2));
+            op.dstKind = MemoryKind::Device;
+            b.add(b.gpuTrack(TrackKind::Memory, pid, dev, ctx, stream),
+                MemoryEvent {start, end, CorrelationId(corr), op, 1 + rng.below(1u << 30)});
+            break;
+        }
+        default:
+            b.add(b.gpuTrack(TrackKind::Synchronization, pid, dev, ctx, stream),
+                SyncEvent {start, end, CorrelationId(corr),
+                    SyncOp {SyncType(1 + rng.below(4)), uint32_t(rng.below(5))}});
+        }
+    }
+}
+
+} // namespace
+
 Trace randomTrace(const RandomTraceOptions& o)
 {
     Rng rng(o.seed);
@@ -124,43 +172,7 @@ Trace randomTrace(const RandomTraceOptions& o)
     }
     b.hostTrack(TrackKind::OsRuntime, pid, Tid(999)); // a row with no events
 
-    const ContextId ctx(1);
-    std::vector<Timestamp> streamFree(o.streams, 0);
-    for (const auto& [apiStart, corr] : launches) {
-        const uint32_t s = uint32_t(rng.below(o.streams));
-        const DeviceId dev(s % 2);
-        const Timestamp start = std::max(streamFree[s], apiStart + Timestamp(rng.below(30)));
-        const Timestamp end = start + Timestamp(rng.below(200));
-        streamFree[s] = effectiveEnd(start, end);
-        const StreamId stream(7 + s);
-        switch (rng.below(3)) {
-        case 0: {
-            KernelLaunch k;
-            k.shortName = names[rng.below(4)];
-            k.grid = {uint32_t(1 + rng.below(64)), 1, 1};
-            k.block = {128, uint32_t(1 + rng.below(4)), 1};
-            k.registersPerThread = uint32_t(rng.below(255));
-            k.dynamicSharedMemory = uint32_t(rng.below(4096));
-            b.add(b.gpuTrack(TrackKind::Kernels, pid, dev, ctx, stream),
-                KernelEvent {start, end, names[rng.below(6)], CorrelationId(corr), k});
-            break;
-        }
-        case 1: {
-            MemoryOp op;
-            op.kind = rng.chance(20) ? MemoryOpKind::Memset : MemoryOpKind::Memcpy;
-            op.copyKind = CopyKind(1 + rng.below(2));
-            op.srcKind = MemoryKind(rng.below(2));
-            op.dstKind = MemoryKind::Device;
-            b.add(b.gpuTrack(TrackKind::Memory, pid, dev, ctx, stream),
-                MemoryEvent {start, end, CorrelationId(corr), op, 1 + rng.below(1u << 30)});
-            break;
-        }
-        default:
-            b.add(b.gpuTrack(TrackKind::Synchronization, pid, dev, ctx, stream),
-                SyncEvent {start, end, CorrelationId(corr),
-                    SyncOp {SyncType(1 + rng.below(4)), uint32_t(rng.below(5))}});
-        }
-    }
+    addGpuWork(b, rng, o.streams, pid, names, launches);
     b.addGpu(
         {DeviceId(0), "NVIDIA H200", "GPU-0", "0000:19:00.0", 9, 0, 132, 141ull << 30, 1980000, 2619000});
     b.addDiagnostic({Severity::Warning, "test", "a diagnostic"});

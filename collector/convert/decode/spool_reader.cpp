@@ -55,6 +55,7 @@ Status SpoolFile::readAppended(size_t chunkBytes)
     const size_t size = fstat(fd, &st) == 0 ? size_t(st.st_size) : 0;
     if (m_end > 0 && size <= m_end) { // nothing appended
         close(fd);
+        truncated = m_end != size;
         return {};
     }
     static const size_t pageBytes = size_t(sysconf(_SC_PAGESIZE));
@@ -73,7 +74,9 @@ Status SpoolFile::readAppended(size_t chunkBytes)
         if (Status checked = checkHeader(bytes, size); !checked) return checked;
         m_end = header.headerBytes;
     }
-    add(scanSpoolRecords(bytes, m_end - from, size - from, chunkBytes), bytes, from);
+    const SpoolScan scan = scanSpoolRecords(bytes, m_end - from, size - from, chunkBytes);
+    add(scan, bytes, from);
+    if (scan.count == 0 && bytes) m_mappings.pop_back(); // no record to keep it for
     truncated = m_end != size;
     return {};
 }

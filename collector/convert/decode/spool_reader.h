@@ -51,7 +51,8 @@ public:
     template <class Fn> void forEachInChunk(size_t chunk, Fn&& fn) const
     {
         const unsigned char* at = m_chunks[chunk].first;
-        while (at < m_chunks[chunk].end) {
+        const unsigned char* const end = m_chunks[chunk].end;
+        while (at < end) {
             const auto& record = *reinterpret_cast<const spool::RecordHeader*>(at);
             fn(record);
             at += record.bytes;

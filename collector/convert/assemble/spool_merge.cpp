@@ -91,8 +91,10 @@ std::vector<ProcessCapture> decodeProcesses(const SessionInfo& session,
         // Nothing recorded for the target itself (a static or setuid program ignores the
         // injection): it still appears, with its command line.
         ProcessCapture target;
-        target.process = {Pid(session.targetPid),
-            std::filesystem::path(session.command.front()).filename().string(), session.command};
+        const std::string name = session.command.empty()
+            ? std::string()
+            : std::filesystem::path(session.command.front()).filename().string();
+        target.process = {Pid(session.targetPid), name, session.command};
         if (tracedInside)
             target.diagnostics.push_back({Severity::Warning, "collector",
                 "Nothing was recorded inside process " + std::to_string(session.targetPid)

@@ -305,3 +305,20 @@ TEST_CASE("a cursor on a folder that is missing or holds no spool yet assembles 
     REQUIRE(trace.processes.size() == 1);
     CHECK(trace.processes.front().pid == Pid(42));
 }
+
+TEST_CASE("a snapshot assembled before the launcher knows the command names the target without one")
+{
+    // A live viewer may assemble before the session's command line is known.
+    const auto dir = scratchDir("collector-spool-cursor-no-command");
+    SessionInfo session;
+    session.spoolDir = dir.string();
+    session.targetPid = 7;
+    session.queryHost = false;
+    SpoolCursor cursor(session.spoolDir);
+    cursor.advance();
+    const Trace trace = collector::assembleReport(cursor, session).trace;
+    REQUIRE(trace.processes.size() == 1);
+    CHECK(trace.processes.front().pid == Pid(7));
+    CHECK(trace.processes.front().name.empty());
+    CHECK(trace.processes.front().commandLine.empty());
+}

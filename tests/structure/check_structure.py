@@ -35,6 +35,7 @@ ROOMS = {
                      "model/nsys", "model/format"],
     "model/import/nsys": ["model/import"],
     "model/import/kineto": ["model/import"],
+    "model/open": ["model/common", "model/core", "model/index", "model/trace", "model/format"],
     "collector/spool": [],
     "collector/inject": ["collector/spool"],
     "collector/inject/cupti": ["collector/inject"],
@@ -62,7 +63,8 @@ ROOMS = {
     "app/ui/common": ["model"],
     "app/ui/remote": ["model", "app/ui/common"],
     "app/ui/profile": ["model", "app/ui/common"],
-    "app/ui/shell": ["model", "views", "app/ui/common", "app/ui/remote", "app/ui/profile"],
+    "app/ui/document": ["model", "views", "app/ui/common"],
+    "app/ui/shell": ["model", "views", "app/ui/common", "app/ui/remote", "app/ui/profile", "app/ui/document"],
 }
 # A subroom may include its parent room (the longest prefix wins, so list the parent's own rule).
 for room in sorted(ROOMS, key=len):

@@ -20,9 +20,8 @@ Hold decideHold(
     if (!view) return {HoldKind::Overview, {}, events};
     const ReportOverview& overview = *report.overview;
     if (margin == RangeMargin::Around) {
-        const TimeRange span = overview.trace.span;
-        const TimeRange around {std::max(span.start, view->start - view->duration()),
-            std::min(span.end, view->end + view->duration())};
+        const TimeRange around {std::max(report.span.start, view->start - view->duration()),
+            std::min(report.span.end, view->end + view->duration())};
         const uint64_t inAround = overview.eventsStartingIn(around);
         if (fitsBudget(inAround, budgetBytes)) return {HoldKind::Range, around, inAround};
     }

@@ -22,6 +22,7 @@ struct ReportSize
     // file that is no report, or one written before format 1.1), which is read whole.
     std::optional<uint64_t> events;
     const ReportOverview* overview = nullptr; // the overview it stores, if any
+    TimeRange span {}; // the report's span: a view's margin stops at its ends
 };
 
 enum class HoldKind : uint8_t {

@@ -117,7 +117,7 @@ TEST_CASE("how much of a report to hold: whole within the budget, else its overv
     const ReportOverview& overview = *read.value();
     const uint64_t events = overview.events;
     REQUIRE(events == 60000);
-    const ReportSize size {events, &overview};
+    const ReportSize size {events, &overview, overview.trace.span};
     const uint64_t whole = events * kResidentBytesPerEvent;
 
     // Within the budget: whole, whatever the view.

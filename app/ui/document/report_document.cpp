@@ -101,8 +101,14 @@ void ReportDocument::onFinished(const LoadOutcome& outcome)
 {
     // The request is the sender: it is deleted once its signal has returned.
     m_request.release()->deleteLater();
-    // A stopped or failed read of a range leaves what is shown, with its buttons.
-    const bool keepLine = m_overBudget && m_loadedRange;
+    // A load that stopped or failed: a range's read leaves what is shown, with its buttons; an
+    // overview says that it stays one.
+    const auto sayStopped = [this](const QString& overviewOnly) {
+        if (m_overBudget)
+            setLine(m_loadedRange ? m_line.sentence : overBudgetSentence(), false);
+        else if (m_showsOverview)
+            setLine(overviewOnly, false);
+    };
     switch (outcome.status) {
     case LoadOutcome::Status::Loaded:
         showTrace(outcome.trace, outcome.range);
@@ -114,18 +120,11 @@ void ReportDocument::onFinished(const LoadOutcome& outcome)
         emit loaded(outcome.seconds);
         return;
     case LoadOutcome::Status::Failed:
-        if (m_overBudget)
-            setLine(keepLine ? m_line.sentence : overBudgetSentence(), false);
-        else if (m_showsOverview)
-            setLine(
-                tr("Overview only: the report's events could not be loaded; reopen it to try again."), false);
+        sayStopped(tr("Overview only: the report's events could not be loaded; reopen it to try again."));
         emit loadFailed(outcome.error);
         return;
     case LoadOutcome::Status::Cancelled:
-        if (m_overBudget)
-            setLine(keepLine ? m_line.sentence : overBudgetSentence(), false);
-        else if (m_showsOverview)
-            setLine(tr("Overview only: loading was cancelled; reopen the report to see its events."), false);
+        sayStopped(tr("Overview only: loading was cancelled; reopen the report to see its events."));
         emit loadCancelled();
         return;
     }

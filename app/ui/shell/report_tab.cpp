@@ -283,6 +283,7 @@ void ReportTab::showLine(const OverviewLine& line)
         return;
     }
     if (!m_line) {
+        if (line.sentence.isEmpty()) return; // the document's sentence follows the trace
         m_line = buildLine();
         m_column->insertWidget(1, m_line);
     }

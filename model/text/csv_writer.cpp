@@ -1,6 +1,5 @@
 #include "model/text/csv_writer.h"
 
-#include "model/text/text_format.h"
 #include "model/text/utf8_repair.h"
 
 namespace sightline {
@@ -27,19 +26,6 @@ CsvRow& CsvRow::text(std::string_view value)
 {
     separate();
     appendCsvField(m_out, value);
-    return *this;
-}
-
-CsvRow& CsvRow::num(int64_t value)
-{
-    separate();
-    appendInt(m_out, value);
-    return *this;
-}
-
-CsvRow& CsvRow::blank()
-{
-    separate();
     return *this;
 }
 

@@ -1,7 +1,7 @@
 #include "views/timeline/rows/row_tree.h"
 
+#include "model/events/track_labels.h"
 #include "model/index/lod.h"
-#include "views/common/stream_name.h"
 #include "views/timeline/rows/projected_nvtx_tracks.h"
 
 #include <algorithm>
@@ -341,7 +341,8 @@ RowTree RowTree::build(const Trace& trace)
             }
             size_t s = 0;
             for (auto& [streamKey, tracks] : streams) {
-                const QString name = streamName(trace, trace.track(tracks.front()).key);
+                const QString name
+                    = QString::fromStdString(streamName(trace, trace.track(tracks.front()).key));
                 // Collapsed, a stream shows its GPU work only: one with ranges on it (PyTorch's
                 // gpu_user_annotation) starts open, so they are seen.
                 const bool annotated = std::any_of(tracks.begin(), tracks.end(),

@@ -97,12 +97,12 @@ void FindBar::findPrevious()
 void FindBar::step(FindDirection direction)
 {
     if (m_patternDirty) {
-        const QString error
+        const Status accepted
             = m_finder->setPattern(m_field->text(), m_regex->isChecked(), m_caseSensitive->isChecked());
         m_patternDirty = false;
         m_current.reset();
-        if (!error.isEmpty()) {
-            m_status->setText(error);
+        if (!accepted) {
+            m_status->setText(QString::fromStdString(accepted.error()));
             return;
         }
     }

@@ -107,6 +107,13 @@ const MemoryOp* EventCells::memoryOpOf(EventRef event) const
     return id < m_trace.memoryOps.size() ? &m_trace.memoryOps[id] : nullptr;
 }
 
+std::string EventCells::launchShape(EventRef event, EventColumn column, bool forCsv) const
+{
+    const KernelLaunch* k = launchOf(event);
+    if (!k) return {};
+    return dimensions(column == EventColumn::Grid ? k->grid : k->block, forCsv);
+}
+
 std::optional<int64_t> EventCells::sampleNumber(
     EventRef row, const CounterSeries& series, EventColumn column) const
 {
@@ -218,9 +225,7 @@ std::string EventCells::display(EventRef event, EventColumn column) const
         return deviceContextLabel(event.track);
     case EventColumn::Grid:
     case EventColumn::Block:
-        if (const KernelLaunch* k = launchOf(event))
-            return dimensions(column == EventColumn::Grid ? k->grid : k->block, false);
-        return {};
+        return launchShape(event, column, false);
     case EventColumn::SharedMemory:
     case EventColumn::Bytes:
         if (auto bytes = number(event, column)) return formatBytes(uint64_t(*bytes));
@@ -258,9 +263,7 @@ std::string EventCells::csv(EventRef event, EventColumn column) const
     }
     case EventColumn::Grid:
     case EventColumn::Block:
-        if (const KernelLaunch* k = launchOf(event))
-            return dimensions(column == EventColumn::Grid ? k->grid : k->block, true);
-        return {};
+        return launchShape(event, column, true);
     case EventColumn::Throughput:
         if (auto rate = throughput(event)) return bytesPerSecondText(*rate);
         return {};

@@ -58,6 +58,8 @@ private:
     std::string sampleValueText(EventRef row) const;
     const KernelLaunch* launchOf(EventRef event) const;
     const MemoryOp* memoryOpOf(EventRef event) const;
+    // A kernel's Grid or Block: "(256, 1, 1)" in the table, "256x1x1" in a CSV.
+    std::string launchShape(EventRef event, EventColumn column, bool forCsv) const;
     std::optional<int64_t> sampleNumber(EventRef row, const CounterSeries& series, EventColumn column) const;
 
     const Trace& m_trace;

@@ -51,6 +51,37 @@ struct GpuTracks
     std::map<ContextKey, std::map<StreamKey, std::vector<TrackId>>> contexts;
 };
 
+} // namespace
+
+// The trace's tracks and counter series by where their rows go.
+struct RowTree::Places
+{
+    explicit Places(const Trace& trace);
+    std::map<uint32_t, GpuTracks> gpus; // device > (process, context) > stream > tracks
+    std::map<uint32_t, std::map<uint32_t, std::vector<TrackId>>> hosts; // pid > tid > tracks
+    std::map<uint32_t, std::vector<uint32_t>> metricsOf; // device > GPU metric series
+    std::map<uint32_t, std::vector<uint32_t>> memoryOf; // device > memory in use
+    std::map<uint32_t, uint32_t> cpuUsageOf; // pid > CPU utilization series
+    std::map<uint32_t, std::vector<uint32_t>> processCountersOf; // pid > its own counter series
+    std::set<uint32_t> cpuThreads; // threads with CPU samples or states
+};
+
+namespace {
+
+// A counter series' row: "SMs Active [%]".
+RowNode counterRow(const Trace& trace, uint32_t c)
+{
+    const CounterSeries& series = trace.counterSeries[c];
+    RowNode row;
+    row.kind = RowKind::Counter;
+    row.label = series.unit.empty()
+        ? fromUtf8(series.name)
+        : QStringLiteral("%1 [%2]").arg(fromUtf8(series.name), fromUtf8(series.unit));
+    row.counter = c;
+    row.whenExpanded = row.whenCollapsed = RowContent::Counter;
+    return row;
+}
+
 void sortByKind(const Trace& trace, std::vector<TrackId>& tracks)
 {
     std::sort(tracks.begin(), tracks.end(),
@@ -215,15 +246,9 @@ int RowTree::add(RowNode node, int parent)
     return index;
 }
 
-RowTree RowTree::build(const Trace& trace)
+RowTree::Places::Places(const Trace& trace)
 {
-    RowTree tree;
-    tree.m_leafOfTrack.assign(trace.trackCount(), -1);
-    tree.m_storedTracks = trace.tracks.size();
-
     // GPU side, grouped device > (process, context) > stream.
-    std::map<uint32_t, GpuTracks> gpus;
-    std::map<uint32_t, std::map<uint32_t, std::vector<TrackId>>> hosts; // pid > tid > tracks
     for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
         const TrackKey& key = trace.tracks[t].key;
         if (trace.tracks[t].size() == 0) continue;
@@ -238,10 +263,6 @@ RowTree RowTree::build(const Trace& trace)
 
     // GPUs with sampled metrics but no recorded work still get their row; so do processes and
     // threads with CPU data but no events.
-    std::map<uint32_t, std::vector<uint32_t>> metricsOf; // device > GPU metric series
-    std::map<uint32_t, std::vector<uint32_t>> memoryOf; // device > memory in use
-    std::map<uint32_t, uint32_t> cpuUsageOf; // pid > CPU utilization series
-    std::map<uint32_t, std::vector<uint32_t>> processCountersOf; // pid > its own counter series
     for (uint32_t c = 0; c < trace.counterSeries.size(); ++c) {
         const CounterSeries& series = trace.counterSeries[c];
         switch (series.source) {
@@ -263,22 +284,27 @@ RowTree RowTree::build(const Trace& trace)
             break;
         }
     }
-    const std::set<uint32_t> cpuThreads = threadsWithCpuData(trace.cpu);
+    cpuThreads = threadsWithCpuData(trace.cpu);
     for (uint32_t tid : cpuThreads)
         hosts[pidOf(trace, Tid(tid)).value][tid];
-    auto counterRow = [&](uint32_t c) {
-        const CounterSeries& series = trace.counterSeries[c];
-        RowNode row;
-        row.kind = RowKind::Counter;
-        row.label = series.unit.empty()
-            ? fromUtf8(series.name)
-            : QStringLiteral("%1 [%2]").arg(fromUtf8(series.name), fromUtf8(series.unit));
-        row.counter = c;
-        row.whenExpanded = row.whenCollapsed = RowContent::Counter;
-        return row;
-    };
+}
 
-    for (auto& [device, gpu] : gpus) {
+RowTree RowTree::build(const Trace& trace)
+{
+    RowTree tree;
+    tree.m_leafOfTrack.assign(trace.trackCount(), -1);
+    tree.m_storedTracks = trace.tracks.size();
+    Places places(trace);
+    tree.addGpuRows(trace, places);
+    if (!places.hosts.empty()) tree.addHostRows(trace, places);
+    return tree;
+}
+
+void RowTree::addGpuRows(const Trace& trace, Places& places)
+{
+    const auto& metricsOf = places.metricsOf;
+    const auto& memoryOf = places.memoryOf;
+    for (auto& [device, gpu] : places.gpus) {
         std::vector<TrackId> deviceWork;
         for (auto& [contextKey, streams] : gpu.contexts)
             for (auto& [streamKey, tracks] : streams) {
@@ -298,18 +324,18 @@ RowTree RowTree::build(const Trace& trace)
                     gpuNode.counter = c;
                 }
         }
-        const int gpuIndex = tree.add(std::move(gpuNode), -1);
-        tree.addProjectionRows(trace, DeviceId(device), gpuIndex);
+        const int gpuIndex = add(std::move(gpuNode), -1);
+        addProjectionRows(trace, DeviceId(device), gpuIndex);
         if (metrics != metricsOf.end()) {
-            const int metricsGroup = tree.add(
+            const int metricsGroup = add(
                 group(RowKind::GpuMetrics, QStringLiteral("GPU Metrics"), RowContent::Nothing, {}, true),
                 gpuIndex);
             for (uint32_t c : metrics->second)
-                tree.add(counterRow(c), metricsGroup);
+                add(counterRow(trace, c), metricsGroup);
         }
         if (const auto memory = memoryOf.find(device); memory != memoryOf.end())
             for (uint32_t c : memory->second)
-                tree.add(counterRow(c), gpuIndex);
+                add(counterRow(trace, c), gpuIndex);
         const bool severalContexts = gpu.contexts.size() > 1;
         for (auto& [contextKey, streams] : gpu.contexts) {
             const auto [dev, pid, context] = contextKey;
@@ -333,11 +359,11 @@ RowTree RowTree::build(const Trace& trace)
                 = group(RowKind::Context, contextLabel, RowContent::Merged, contextWork, true);
             int contextIndex = -1;
             if (severalContexts) {
-                contextIndex = tree.add(std::move(contextNode), gpuIndex);
-                tree.add(std::move(allStreams), contextIndex);
+                contextIndex = add(std::move(contextNode), gpuIndex);
+                add(std::move(allStreams), contextIndex);
             } else {
-                tree.add(std::move(allStreams), gpuIndex);
-                contextIndex = tree.add(std::move(contextNode), gpuIndex);
+                add(std::move(allStreams), gpuIndex);
+                contextIndex = add(std::move(contextNode), gpuIndex);
             }
             size_t s = 0;
             for (auto& [streamKey, tracks] : streams) {
@@ -348,8 +374,8 @@ RowTree RowTree::build(const Trace& trace)
                 const bool annotated = std::any_of(tracks.begin(), tracks.end(),
                     [&](TrackId id) { return trace.track(id).key.kind == TrackKind::Nvtx; });
                 const int streamIndex
-                    = tree.add(group(RowKind::Stream, percentLabel(streamBusy[s], contextBusy, name),
-                                   RowContent::Merged, gpuWork(trace, tracks), annotated),
+                    = add(group(RowKind::Stream, percentLabel(streamBusy[s], contextBusy, name),
+                              RowContent::Merged, gpuWork(trace, tracks), annotated),
                         contextIndex);
                 for (TrackId id : tracks) {
                     const TrackKind kind = trace.track(id).key.kind;
@@ -359,76 +385,79 @@ RowTree RowTree::build(const Trace& trace)
                                                                : QStringLiteral("Synchronization");
                     if (kind == TrackKind::Kernels || kind == TrackKind::Memory)
                         label = percentLabel(busyTime(trace, id), streamBusy[s], label);
-                    tree.add(leaf(rowKindOf(kind), label, id), streamIndex);
+                    add(leaf(rowKindOf(kind), label, id), streamIndex);
                 }
                 ++s;
             }
         }
     }
+}
 
-    if (!hosts.empty()) {
-        std::vector<TrackId> allHost;
-        for (auto& [pid, threads] : hosts)
-            for (auto& [tid, tracks] : threads)
-                allHost.insert(allHost.end(), tracks.begin(), tracks.end());
-        const int processesIndex
-            = tree.add(group(RowKind::Processes, QStringLiteral("Processes (%1)").arg(hosts.size()),
-                           RowContent::Utilization, hostActivity(trace, allHost), true),
-                -1);
-        // Processes that put work on a GPU first (a torchrun launcher's ranks before the
-        // launcher itself), then the others, each by pid.
-        std::set<uint32_t> gpuPids;
-        for (const Track& track : trace.tracks)
-            if (isGpuKind(track.key.kind)) gpuPids.insert(track.key.pid.value);
-        std::vector<uint32_t> processOrder;
-        for (const auto& entry : hosts)
-            processOrder.push_back(entry.first);
-        std::stable_partition(
-            processOrder.begin(), processOrder.end(), [&](uint32_t pid) { return gpuPids.contains(pid); });
-        for (const uint32_t pid : processOrder) {
-            auto& threads = hosts[pid];
-            std::vector<TrackId> processTracks;
-            for (auto& [tid, tracks] : threads)
-                processTracks.insert(processTracks.end(), tracks.begin(), tracks.end());
-            RowNode processNode = group(RowKind::Process, processLabel(trace, Pid(pid)),
-                RowContent::Utilization, hostActivity(trace, processTracks), true);
-            const auto cpuUsage = cpuUsageOf.find(pid);
-            if (cpuUsage != cpuUsageOf.end()) {
-                // Collapsed, the process row shows its CPU utilization, as Nsight Systems does.
-                processNode.whenCollapsed = RowContent::Counter;
-                processNode.counter = cpuUsage->second;
+void RowTree::addHostRows(const Trace& trace, Places& places)
+{
+    auto& hosts = places.hosts;
+    const auto& cpuUsageOf = places.cpuUsageOf;
+    const auto& processCountersOf = places.processCountersOf;
+    const auto& cpuThreads = places.cpuThreads;
+    std::vector<TrackId> allHost;
+    for (auto& [pid, threads] : hosts)
+        for (auto& [tid, tracks] : threads)
+            allHost.insert(allHost.end(), tracks.begin(), tracks.end());
+    const int processesIndex
+        = add(group(RowKind::Processes, QStringLiteral("Processes (%1)").arg(hosts.size()),
+                  RowContent::Utilization, hostActivity(trace, allHost), true),
+            -1);
+    // Processes that put work on a GPU first (a torchrun launcher's ranks before the
+    // launcher itself), then the others, each by pid.
+    std::set<uint32_t> gpuPids;
+    for (const Track& track : trace.tracks)
+        if (isGpuKind(track.key.kind)) gpuPids.insert(track.key.pid.value);
+    std::vector<uint32_t> processOrder;
+    for (const auto& entry : hosts)
+        processOrder.push_back(entry.first);
+    std::stable_partition(
+        processOrder.begin(), processOrder.end(), [&](uint32_t pid) { return gpuPids.contains(pid); });
+    for (const uint32_t pid : processOrder) {
+        auto& threads = hosts[pid];
+        std::vector<TrackId> processTracks;
+        for (auto& [tid, tracks] : threads)
+            processTracks.insert(processTracks.end(), tracks.begin(), tracks.end());
+        RowNode processNode = group(RowKind::Process, processLabel(trace, Pid(pid)), RowContent::Utilization,
+            hostActivity(trace, processTracks), true);
+        const auto cpuUsage = cpuUsageOf.find(pid);
+        if (cpuUsage != cpuUsageOf.end()) {
+            // Collapsed, the process row shows its CPU utilization, as Nsight Systems does.
+            processNode.whenCollapsed = RowContent::Counter;
+            processNode.counter = cpuUsage->second;
+        }
+        const int processIndex = add(std::move(processNode), processesIndex);
+        if (cpuUsage != cpuUsageOf.end()) add(counterRow(trace, cpuUsage->second), processIndex);
+        if (const auto counters = processCountersOf.find(pid); counters != processCountersOf.end())
+            for (uint32_t c : counters->second)
+                add(counterRow(trace, c), processIndex);
+        // The main thread (tid == pid) first, then by tid.
+        std::vector<uint32_t> order;
+        for (auto& entry : threads)
+            order.push_back(entry.first);
+        std::stable_partition(order.begin(), order.end(), [pid = pid](uint32_t tid) { return tid == pid; });
+        for (uint32_t tid : order) {
+            std::vector<TrackId>& tracks = threads[tid];
+            sortByKind(trace, tracks);
+            const bool usesCuda = std::any_of(tracks.begin(), tracks.end(),
+                [&](TrackId id) { return trace.track(id).key.kind != TrackKind::OsRuntime; });
+            RowNode threadNode = group(RowKind::Thread, threadLabel(trace, Tid(tid)), RowContent::Utilization,
+                hostActivity(trace, tracks), usesCuda);
+            if (cpuThreads.count(tid)) {
+                threadNode.thread = Tid(tid);
+                threadNode.whenExpanded = threadNode.whenCollapsed = RowContent::ThreadCpu;
             }
-            const int processIndex = tree.add(std::move(processNode), processesIndex);
-            if (cpuUsage != cpuUsageOf.end()) tree.add(counterRow(cpuUsage->second), processIndex);
-            if (const auto counters = processCountersOf.find(pid); counters != processCountersOf.end())
-                for (uint32_t c : counters->second)
-                    tree.add(counterRow(c), processIndex);
-            // The main thread (tid == pid) first, then by tid.
-            std::vector<uint32_t> order;
-            for (auto& entry : threads)
-                order.push_back(entry.first);
-            std::stable_partition(
-                order.begin(), order.end(), [pid = pid](uint32_t tid) { return tid == pid; });
-            for (uint32_t tid : order) {
-                std::vector<TrackId>& tracks = threads[tid];
-                sortByKind(trace, tracks);
-                const bool usesCuda = std::any_of(tracks.begin(), tracks.end(),
-                    [&](TrackId id) { return trace.track(id).key.kind != TrackKind::OsRuntime; });
-                RowNode threadNode = group(RowKind::Thread, threadLabel(trace, Tid(tid)),
-                    RowContent::Utilization, hostActivity(trace, tracks), usesCuda);
-                if (cpuThreads.count(tid)) {
-                    threadNode.thread = Tid(tid);
-                    threadNode.whenExpanded = threadNode.whenCollapsed = RowContent::ThreadCpu;
-                }
-                const int threadIndex = tree.add(std::move(threadNode), processIndex);
-                for (TrackId id : tracks) {
-                    const TrackKey& key = trace.track(id).key;
-                    tree.add(leaf(rowKindOf(key.kind), hostRowLabel(trace, key), id), threadIndex);
-                }
+            const int threadIndex = add(std::move(threadNode), processIndex);
+            for (TrackId id : tracks) {
+                const TrackKey& key = trace.track(id).key;
+                add(leaf(rowKindOf(key.kind), hostRowLabel(trace, key), id), threadIndex);
             }
         }
     }
-    return tree;
 }
 
 void RowTree::setExpanded(int node, bool expanded)

@@ -94,6 +94,9 @@ public:
     int find(const QString& label) const;
 
 private:
+    struct Places;
+    void addGpuRows(const Trace& trace, Places& places);
+    void addHostRows(const Trace& trace, Places& places);
     int add(RowNode node, int parent);
     // The GPU's "NVTX (projected)" rows, from the trace's projected NVTX tracks.
     void addProjectionRows(const Trace& trace, DeviceId device, int gpuIndex);

@@ -27,13 +27,6 @@ std::string dimensions(const std::array<uint32_t, 3>& d, bool forCsv)
     return "(" + x + ", " + y + ", " + z + ")";
 }
 
-std::string bytesPerSecondText(double rate)
-{
-    std::string text;
-    appendFixed(text, rate, 0);
-    return text;
-}
-
 } // namespace
 
 EventCells::EventCells(const Trace& trace)
@@ -179,7 +172,7 @@ std::optional<double> EventCells::throughput(EventRef event) const
     return double(track.events.value[event.index]) * 1e9 / double(duration);
 }
 
-std::string EventCells::domainLabel(EventRef event) const
+std::string_view EventCells::domainLabel(EventRef event) const
 {
     if (seriesOf(event)) return {};
     const Track& track = m_trace.track(event.track);
@@ -188,15 +181,15 @@ std::string EventCells::domainLabel(EventRef event) const
     if (!track.events.detail.empty() && track.events.detail[event.index] < m_trace.nvtxAttributes.size())
         domain = m_trace.nvtxAttributes[track.events.detail[event.index]].domain;
     const std::string_view name = m_trace.domainName(domain);
-    return name.empty() ? "default" : std::string(name);
+    return name.empty() ? "default" : name;
 }
 
-std::string EventCells::copyKindLabel(EventRef event) const
+std::string_view EventCells::copyKindLabel(EventRef event) const
 {
     const MemoryOp* op = memoryOpOf(event);
     if (!op) return {};
     if (op->kind == MemoryOpKind::Memset) return "Memset";
-    return std::string(shortLabel(op->copyKind));
+    return shortLabel(op->copyKind);
 }
 
 std::string EventCells::memoryKindsLabel(EventRef event, bool forCsv) const
@@ -234,7 +227,7 @@ std::string EventCells::display(EventRef event, EventColumn column) const
         if (auto rate = throughput(event)) return formatThroughput(uint64_t(*rate), 1000000000);
         return {};
     case EventColumn::CopyKind:
-        return copyKindLabel(event);
+        return std::string(copyKindLabel(event));
     case EventColumn::MemoryKinds:
         return memoryKindsLabel(event);
     case EventColumn::Registers:
@@ -243,7 +236,7 @@ std::string EventCells::display(EventRef event, EventColumn column) const
         if (auto value = number(event, column)) return grouped(*value);
         return {};
     case EventColumn::Domain:
-        return domainLabel(event);
+        return std::string(domainLabel(event));
     case EventColumn::Value:
         return sampleValueText(event);
     case EventColumn::Count:
@@ -252,29 +245,37 @@ std::string EventCells::display(EventRef event, EventColumn column) const
     return {};
 }
 
-std::string EventCells::csv(EventRef event, EventColumn column) const
+std::string_view EventCells::csv(EventRef event, EventColumn column, std::string& scratch) const
 {
+    scratch.clear();
     if (seriesOf(event) && !columnAppliesToSamples(column)) return {};
     switch (column) {
-    case EventColumn::Value: {
-        std::string text;
-        if (const auto value = sampleValue(event)) appendDouble(text, *value);
-        return text;
-    }
+    case EventColumn::Name:
+        return m_names.name(event);
+    case EventColumn::ThreadOrStream:
+        return threadOrStreamLabel(event.track);
+    case EventColumn::DeviceContext:
+        return deviceContextLabel(event.track);
+    case EventColumn::CopyKind:
+        return copyKindLabel(event);
+    case EventColumn::Domain:
+        return domainLabel(event);
+    case EventColumn::Value:
+        if (const auto value = sampleValue(event)) appendDouble(scratch, *value);
+        return scratch;
     case EventColumn::Grid:
     case EventColumn::Block:
-        return launchShape(event, column, true);
+        scratch = launchShape(event, column, true);
+        return scratch;
     case EventColumn::Throughput:
-        if (auto rate = throughput(event)) return bytesPerSecondText(*rate);
-        return {};
+        if (auto rate = throughput(event)) appendFixed(scratch, *rate, 0);
+        return scratch;
     case EventColumn::MemoryKinds:
-        return memoryKindsLabel(event, true);
+        scratch = memoryKindsLabel(event, true);
+        return scratch;
     default:
-        if (columnSpec(column).numeric) {
-            if (auto value = number(event, column)) return std::to_string(*value);
-            return {};
-        }
-        return display(event, column);
+        if (auto value = number(event, column)) appendInt(scratch, *value);
+        return scratch;
     }
 }
 
@@ -283,9 +284,11 @@ std::string EventCells::tooltip(EventRef event, EventColumn column) const
     if (seriesOf(event) && !columnAppliesToSamples(column)) return {};
     switch (column) {
     case EventColumn::Value:
-        if (const CounterSeries* series = seriesOf(event))
-            return sampleValue(event) ? csv(event, column) + " " + series->unit
+        if (const CounterSeries* series = seriesOf(event)) {
+            std::string value;
+            return sampleValue(event) ? std::string(csv(event, column, value)) + " " + series->unit
                                       : "Not known: no sample value was recorded here";
+        }
         return {};
     case EventColumn::SharedMemory:
         if (const KernelLaunch* k = launchOf(event))

@@ -27,8 +27,10 @@ public:
 
     // The text shown in the table; empty where the column does not apply.
     std::string display(EventRef event, EventColumn column) const;
-    // The text a CSV writes; empty where the column does not apply.
-    std::string csv(EventRef event, EventColumn column) const;
+    // The text a CSV writes; empty where the column does not apply. It views text the cells
+    // keep (names, labels) or `scratch`, which it fills for text made for the cell (numbers),
+    // so writing millions of cells allocates nothing per cell.
+    std::string_view csv(EventRef event, EventColumn column, std::string& scratch) const;
     // A longer description for the cell's tooltip (the full name, the shared memory split).
     std::string tooltip(EventRef event, EventColumn column) const;
 
@@ -46,9 +48,9 @@ public:
     // "Kernels · Stream 7 (GPU 0 / Context 1)", "CUDA API · python [1234]": one track's title.
     std::string trackTitle(TrackId track) const;
     // The NVTX domain name of an NVTX event ("default" for the default domain).
-    std::string domainLabel(EventRef event) const;
+    std::string_view domainLabel(EventRef event) const;
     // "HtoD", "Memset".
-    std::string copyKindLabel(EventRef event) const;
+    std::string_view copyKindLabel(EventRef event) const;
     // "Pageable → Device" in the table, "Pageable->Device" in a CSV; "Device" for a memset.
     std::string memoryKindsLabel(EventRef event, bool forCsv = false) const;
 

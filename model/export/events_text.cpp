@@ -28,12 +28,13 @@ bool writeEventRecords(TextOutput& out, const EventCells& cells, std::span<const
     for (EventColumn column : columns)
         header.text(csvHeader(column));
     header.end();
+    std::string scratch;
     for (size_t r = 0; r < rows.size(); ++r) {
         if (r % kCancelCheckEvery == 0 && cancelled(cancel)) return false;
         out.flushIfFull();
         CsvRow record(out.buffer());
         for (EventColumn column : columns)
-            record.text(cells.csv(rows[r], column));
+            record.text(cells.csv(rows[r], column, scratch));
         record.end();
     }
     return !cancelled(cancel);

@@ -270,7 +270,8 @@ TEST_CASE("counter samples list by range rule, filter by series name and sort by
     CHECK(indexes(collectRows(trace, source)) == std::vector<uint32_t> {2, 3});
 
     CHECK(cells.display(all[1], EventColumn::Value) == "-2.0 W");
-    CHECK(cells.csv(all[1], EventColumn::Value) == "-2");
+    std::string scratch;
+    CHECK(cells.csv(all[1], EventColumn::Value, scratch) == "-2");
     CHECK(cells.display(all[3], EventColumn::Value).empty()); // not known
     CHECK(cells.display(all[1], EventColumn::Name) == "Power delta");
     CHECK(cells.display(all[1], EventColumn::ThreadOrStream).empty());

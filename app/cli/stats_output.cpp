@@ -2,6 +2,7 @@
 
 #include "model/text/csv_writer.h"
 #include "model/text/json_string.h"
+#include "model/text/text_format.h"
 #include "model/text/utf8_repair.h"
 
 #include <algorithm>
@@ -11,19 +12,6 @@
 
 namespace sightline::cli {
 namespace {
-
-// Inserts a comma every three digits into a run of digits that may start with '-'.
-std::string groupDigits(std::string_view digits)
-{
-    const bool negative = !digits.empty() && digits.front() == '-';
-    if (negative) digits.remove_prefix(1);
-    std::string grouped = negative ? "-" : "";
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ',';
-        grouped += digits[i];
-    }
-    return grouped;
-}
 
 // The shortest text that reads back as the same double ("0.1", "33.333333333333336").
 std::string exactReal(double value)

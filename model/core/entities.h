@@ -1,5 +1,7 @@
 // The things events happen on: processes, threads, GPUs, CUDA contexts and streams, NVTX
-// domains. Plain value types; a Trace holds them in vectors, unique by their ids.
+// domains. Plain value types; a Trace holds them in vectors, unique by their ids. A process
+// and a GPU also name their recording (`source`, as TrackKey does): pid 1234 or GPU 0 of two
+// reports are different things.
 #pragma once
 
 #include "model/core/ids.h"
@@ -15,6 +17,7 @@ struct Process
     Pid pid;
     std::string name;
     std::vector<std::string> commandLine;
+    SourceId source; // given when opened, never stored
     friend bool operator==(const Process&, const Process&) = default;
 };
 
@@ -38,6 +41,7 @@ struct Gpu
     uint64_t memoryBytes = 0;
     uint32_t coreClockKHz = 0;
     uint32_t memoryClockKHz = 0;
+    SourceId source; // given when opened, never stored
     friend bool operator==(const Gpu&, const Gpu&) = default;
 };
 

@@ -34,6 +34,9 @@ using ContextId = TypedId<struct ContextTag>; // CUDA context id (CUPTI contextI
 using StreamId = TypedId<struct StreamTag>; // CUDA stream id (CUPTI streamId)
 using DomainId = TypedId<struct DomainTag>; // NVTX domain; 0 is the default domain
 using CorrelationId = TypedId<struct CorrelationTag>; // CUPTI correlation id; 0 means none
+// The recording a trace's entities come from (model/open/source_identity.h); 0: none named
+// (a trace built or read without one). Never stored in a report.
+using SourceId = TypedId<struct SourceTag>;
 
 } // namespace sightline
 

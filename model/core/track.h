@@ -45,7 +45,10 @@ constexpr bool hasValue(TrackKind k)
 }
 
 // Identifies a track: host tracks use pid/tid (and domain for NVTX), GPU tracks use
-// pid/device/context/stream. Unused fields stay zero.
+// pid/device/context/stream. Unused fields stay zero. `source` names the recording (report,
+// host and boot) the track comes from, so that the same pid or GPU of two reports never makes
+// the same key; it is given when a trace is opened (Trace::setSource), never stored, and last,
+// so that it orders nothing within one trace.
 struct TrackKey
 {
     TrackKind kind = TrackKind::CudaApi;
@@ -55,6 +58,7 @@ struct TrackKey
     DeviceId device;
     ContextId context;
     StreamId stream;
+    SourceId source;
     friend auto operator<=>(const TrackKey&, const TrackKey&) = default;
 };
 

@@ -5,9 +5,6 @@
 // (model/text/utf8_repair.h).
 #pragma once
 
-#include "model/core/time.h"
-
-#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -25,13 +22,6 @@ public:
     { }
 
     CsvRow& text(std::string_view value);
-    CsvRow& num(int64_t value);
-    CsvRow& blank();
-    // The first four columns of every exported event file: start, end, duration, name.
-    CsvRow& timed(Timestamp start, Timestamp end, std::string_view name)
-    {
-        return num(start).num(end).num(end - start).text(name);
-    }
     void end() { m_out += '\n'; }
 
 private:

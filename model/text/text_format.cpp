@@ -3,6 +3,7 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 namespace sightline {
 
@@ -33,6 +34,47 @@ void appendDouble(std::string& out, double value)
     char buffer[32];
     auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
     out.append(buffer, result.ptr);
+}
+
+void appendFixed(std::string& out, double value, int decimals)
+{
+    if (!std::isfinite(value)) {
+        appendDouble(out, value);
+        return;
+    }
+    // The magnitude with more digits than kept, rounded half up on its digits by hand.
+    constexpr int kExtraDigits = 17;
+    char buffer[400];
+    const int length
+        = std::snprintf(buffer, sizeof buffer, "%.*f", decimals + kExtraDigits, std::fabs(value));
+    std::string digits(buffer, size_t(length - kExtraDigits - (decimals == 0 ? 1 : 0)));
+    if (buffer[length - kExtraDigits] >= '5') {
+        size_t at = digits.size();
+        while (at > 0) {
+            char& digit = digits[--at];
+            if (digit == '.') continue;
+            if (digit != '9') {
+                ++digit;
+                break;
+            }
+            digit = '0';
+            if (at == 0) digits.insert(digits.begin(), '1');
+        }
+    }
+    if (value < 0) out += '-';
+    out += digits;
+}
+
+std::string groupDigits(std::string_view digits)
+{
+    const bool negative = !digits.empty() && digits.front() == '-';
+    if (negative) digits.remove_prefix(1);
+    std::string grouped = negative ? "-" : "";
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ',';
+        grouped += digits[i];
+    }
+    return grouped;
 }
 
 void appendMicros(std::string& out, Timestamp nanoseconds)

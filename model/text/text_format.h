@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace sightline {
 
@@ -16,6 +17,14 @@ void appendInt(std::string& out, int64_t value);
 void appendUint(std::string& out, uint64_t value);
 // Shortest text that reads back to the same double; "nan", "inf" or "-inf" when not finite.
 void appendDouble(std::string& out, double value);
+
+// `decimals` decimals, ties rounded away from zero as the viewer has always shown them (printf
+// rounds them to even): 12.5 -> "13", -2.5 -> "-3", 0.125 at 2 -> "0.13".
+void appendFixed(std::string& out, double value, int decimals);
+
+// A comma every three digits of a run of digits that may start with '-': "-1234567" ->
+// "-1,234,567".
+std::string groupDigits(std::string_view digits);
 
 // Nanoseconds as microseconds with up to three decimals, trailing zeros dropped:
 // 1234567 -> "1234.567", 1234500 -> "1234.5", 2000 -> "2", -1500 -> "-1.5".

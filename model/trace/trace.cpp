@@ -95,6 +95,18 @@ void Trace::setDerivedTracks(std::vector<Track> derived, unsigned workerCount)
         workerCount);
 }
 
+void Trace::setSource(SourceId source)
+{
+    for (Track& track : tracks)
+        track.key.source = source;
+    for (Track& track : m_derivedTracks)
+        track.key.source = source;
+    for (Process& process : processes)
+        process.source = source;
+    for (Gpu& gpu : gpus)
+        gpu.source = source;
+}
+
 const std::vector<LaneLod>* Trace::lodsOf(TrackId track) const
 {
     if (track.value < tracks.size())

@@ -98,6 +98,9 @@ struct Trace
     // detail. Called once the stored tracks are final, before the Trace is shared.
     void setDerivedTracks(std::vector<Track> derived, unsigned workerCount = 0);
     const std::vector<Track>& derivedTracks() const { return m_derivedTracks; }
+    // Names the recording every track key, process and GPU comes from (TrackKey::source),
+    // derived tracks included; what opens a report calls it (model/open/source_identity.h).
+    void setSource(SourceId source);
     TrackId derivedTrackId(size_t k) const { return TrackId(uint32_t(tracks.size() + k)); }
     bool isDerived(TrackId id) const { return id.value >= tracks.size() && id.value < trackCount(); }
     // Stored and derived tracks: every valid TrackId is below it.

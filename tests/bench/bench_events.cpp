@@ -7,10 +7,10 @@
 // Each timing is the best of three runs. Prints figures against their targets; asserts nothing.
 #include "bench_support.h"
 #include "generate.h"
+#include "model/events/event_rows.h"
 #include "model/stats/stats_engine.h"
 #include "model/stats/stats_table.h"
 #include "views/events/event_query.h"
-#include "views/events/event_rows.h"
 #include "views/events/events_view.h"
 #include "views/summary/analysis_summary.h"
 
@@ -119,10 +119,10 @@ std::vector<TrackId> allTracks(const Trace& trace)
 
 void measureQueries(FigureTable& table, size_t column, const std::shared_ptr<const Trace>& trace)
 {
-    const views::EventCells cells(*trace);
-    const views::EventSource source {allTracks(*trace), {}, {}};
+    const EventCells cells(*trace);
+    const EventSource source {allTracks(*trace), {}, {}};
     std::vector<EventRef> rows;
-    const double listMs = bestMs([&] { rows = views::collectRows(*trace, source); });
+    const double listMs = bestMs([&] { rows = collectRows(*trace, source); });
     table.set("list every event in start order", "-", column, infoCell(msText(listMs)));
     table.set("rows listed", "-", column, infoCell(shortCount(rows.size())));
 
@@ -131,21 +131,19 @@ void measureQueries(FigureTable& table, size_t column, const std::shared_ptr<con
         const double ms = bestMs([&] { kept = views::runEventQuery(cells, rows, q).rows.size(); });
         return std::make_pair(ms, kept);
     };
-    const auto byDuration = query({{}, views::EventColumn::Duration, Qt::DescendingOrder});
+    const auto byDuration = query({{}, EventColumn::Duration, Qt::DescendingOrder});
     table.set("sort all rows by duration, longest first", "<= 1 s at 10M", column,
         atMost(byDuration.first, 1000.0, msText(byDuration.first)));
-    const auto byName = query({{}, views::EventColumn::Name, Qt::AscendingOrder});
+    const auto byName = query({{}, EventColumn::Name, Qt::AscendingOrder});
     table.set("sort all rows by name", "-", column, infoCell(msText(byName.first)));
-    const auto substring
-        = query({{QStringLiteral("gemm"), false}, views::EventColumn::Start, Qt::AscendingOrder});
+    const auto substring = query({{QStringLiteral("gemm"), false}, EventColumn::Start, Qt::AscendingOrder});
     table.set("substring filter \"gemm\" over all rows", "<= 0.5 s at 10M", column,
         atMost(substring.first, 500.0,
             msText(substring.first) + format(" (%s kept)", shortCount(substring.second).c_str())));
-    const auto regex = query(
-        {{QStringLiteral("^cuda(Memcpy|Launch)"), true}, views::EventColumn::Start, Qt::AscendingOrder});
+    const auto regex
+        = query({{QStringLiteral("^cuda(Memcpy|Launch)"), true}, EventColumn::Start, Qt::AscendingOrder});
     table.set("regex filter over all rows", "-", column, infoCell(msText(regex.first)));
-    const auto both
-        = query({{QStringLiteral("gemm"), false}, views::EventColumn::Duration, Qt::DescendingOrder});
+    const auto both = query({{QStringLiteral("gemm"), false}, EventColumn::Duration, Qt::DescendingOrder});
     table.set("filter \"gemm\" then sort by duration", "-", column, infoCell(msText(both.first)));
 }
 
@@ -186,7 +184,7 @@ void measureWidgets(FigureTable& table, size_t column, const std::shared_ptr<con
     table.set("  longest GUI-thread stall while listing", "-", column, infoCell(msText(stall)));
 
     Stopwatch sorted;
-    view.sortBy(views::EventColumn::Duration, Qt::DescendingOrder);
+    view.sortBy(EventColumn::Duration, Qt::DescendingOrder);
     const double sortStall = longestGuiStallMs([&] { return !view.isBusy(); });
     view.render(&frame);
     table.set("Events View: click Duration to painted result", "-", column,

@@ -9,10 +9,10 @@
 // --key-sort, it also sorts as many random duration-like keys on all cores and on one, side by
 // side (parallel_key_sort.h). Asserts nothing.
 #include "bench_support.h"
+#include "model/events/parallel_key_sort.h"
 #include "model/format/paging/track_pager.h"
 #include "model/format/report_outline.h"
 #include "views/pagedevents/paged_events_view.h"
-#include "views/pagedevents/parallel_key_sort.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -97,7 +97,7 @@ void benchKeySort(size_t count)
     for (unsigned threads : {0u, 1u}) {
         std::vector<uint64_t> copy = keys;
         const Stopwatch watch;
-        views::sortKeysInParallel(copy, nullptr, threads);
+        sortKeysInParallel(copy, nullptr, threads);
         std::printf("  sort %s packed keys on %-9s %8.3f s\n", shortCount(count).c_str(),
             threads == 0 ? "all cores" : "one core", watch.seconds());
     }

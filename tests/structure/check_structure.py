@@ -37,13 +37,15 @@ ROOMS = {
     "model/analysis": ["model/common", "model/text", "model/core", "model/index", "model/trace", "model/stats"],
     "model/analysis/rules": ["model/analysis"],
     "model/nsys": ["model/common", "model/core"],
+    "model/events": ["model/common", "model/text", "model/core", "model/index", "model/trace"],
     "model/export": ["model/common", "model/text", "model/core", "model/index", "model/trace", "model/nsys",
-                     "model/stats"],
+                     "model/stats", "model/events"],
     "model/import": ["model/common", "model/text", "model/core", "model/index", "model/trace", "model/derived",
                      "model/construct", "model/nsys", "model/format"],
     "model/import/nsys": ["model/import"],
     "model/import/json": ["model/import"],
     "model/import/chrome": ["model/import", "model/import/json"],
+    "model/open": ["model/common", "model/core", "model/index", "model/trace", "model/format"],
     "collector/spool": [],
     "collector/inject": ["collector/spool"],
     "collector/inject/cupti": ["collector/inject"],
@@ -71,7 +73,8 @@ ROOMS = {
     "app/ui/common": ["model"],
     "app/ui/remote": ["model", "app/ui/common"],
     "app/ui/profile": ["model", "app/ui/common"],
-    "app/ui/shell": ["model", "views", "app/ui/common", "app/ui/remote", "app/ui/profile"],
+    "app/ui/document": ["model", "views", "app/ui/common"],
+    "app/ui/shell": ["model", "views", "app/ui/common", "app/ui/remote", "app/ui/profile", "app/ui/document"],
 }
 # A subroom may include its parent room (the longest prefix wins, so list the parent's own rule).
 for room in sorted(ROOMS, key=len):

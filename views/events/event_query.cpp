@@ -1,7 +1,7 @@
 #include "views/events/event_query.h"
 
+#include "model/events/radix_sort.h"
 #include "views/events/event_sort_keys.h"
-#include "views/events/radix_sort.h"
 
 #include <QRegularExpression>
 #include <algorithm>

@@ -5,9 +5,9 @@
 // source's event list (in start order) is built once per source and reused by later queries.
 #pragma once
 
+#include "model/events/event_rows.h"
 #include "views/common/latest_request.h"
 #include "views/events/event_query.h"
-#include "views/events/event_rows.h"
 
 #include <QObject>
 #include <memory>

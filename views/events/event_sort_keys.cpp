@@ -1,7 +1,7 @@
 #include "views/events/event_sort_keys.h"
 
 #include "model/common/huge_pages.h"
-#include "views/events/radix_sort.h"
+#include "model/events/radix_sort.h"
 
 #include <QCollator>
 #include <algorithm>
@@ -57,11 +57,6 @@ std::vector<uint32_t> descriptorRanks(const std::vector<Descriptor>& table, Text
     for (const Descriptor& d : table)
         texts.push_back(textOf(d));
     return naturalRanks(texts);
-}
-
-QString fromView(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
 
 uint64_t volume(const std::array<uint32_t, 3>& d)
@@ -153,8 +148,9 @@ bool buildSortKeys(const EventCells& cells, std::span<const EventRef> rows, Even
     case EventColumn::DeviceContext: {
         std::vector<QString> labels;
         for (uint32_t t = 0; t < trace.tracks.size(); ++t)
-            labels.push_back(column == EventColumn::ThreadOrStream ? cells.threadOrStreamLabel(TrackId(t))
-                                                                   : cells.deviceContextLabel(TrackId(t)));
+            labels.push_back(
+                toQString(column == EventColumn::ThreadOrStream ? cells.threadOrStreamLabel(TrackId(t))
+                                                                : cells.deviceContextLabel(TrackId(t))));
         const std::vector<uint32_t> rank = naturalRanks(labels);
         return collectKeys([&](const Track& t, uint32_t, EventRef row) -> Key {
             if (!columnApplies(column, t.key.kind)) return std::nullopt;
@@ -179,9 +175,9 @@ bool buildSortKeys(const EventCells& cells, std::span<const EventRef> rows, Even
         const std::vector<uint32_t> rank
             = descriptorRanks(trace.memoryOps, [&](const MemoryOp& op) -> QString {
                   if (column == EventColumn::MemoryKinds)
-                      return fromView(label(op.srcKind)) + fromView(label(op.dstKind));
+                      return toQString(label(op.srcKind)) + toQString(label(op.dstKind));
                   return op.kind == MemoryOpKind::Memset ? QStringLiteral("Memset")
-                                                         : fromView(shortLabel(op.copyKind));
+                                                         : toQString(shortLabel(op.copyKind));
               });
         return collectKeys([&](const Track& t, uint32_t i, EventRef) -> Key {
             const uint32_t d = detailOf(t, i);
@@ -191,7 +187,7 @@ bool buildSortKeys(const EventCells& cells, std::span<const EventRef> rows, Even
     }
     case EventColumn::Domain: {
         const std::vector<uint32_t> rank = descriptorRanks(trace.nvtxAttributes,
-            [&](const NvtxAttributes& a) { return fromView(trace.domainName(a.domain)); });
+            [&](const NvtxAttributes& a) { return toQString(trace.domainName(a.domain)); });
         return collectKeys([&](const Track& t, uint32_t i, EventRef) -> Key {
             const uint32_t d = detailOf(t, i);
             if (t.key.kind != TrackKind::Nvtx || d >= rank.size()) return std::nullopt;

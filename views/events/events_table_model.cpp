@@ -1,6 +1,6 @@
 #include "views/events/events_table_model.h"
 
-#include "views/events/event_rows.h"
+#include "model/events/event_rows.h"
 
 #include <QBrush>
 #include <QColor>
@@ -142,11 +142,9 @@ QVariant EventsTableModel::data(const QModelIndex& index, int role) const
     const auto column = EventColumn(index.column());
     switch (role) {
     case Qt::DisplayRole:
-        return m_cells->display(eventAt(index.row()), column);
     case Qt::ToolTipRole:
-        return m_cells->tooltip(eventAt(index.row()), column);
     case Qt::TextAlignmentRole:
-        return int(Qt::AlignVCenter | (isNumericColumn(column) ? Qt::AlignRight : Qt::AlignLeft));
+        return cellData(*m_cells, eventAt(index.row()), column, role);
     case Qt::BackgroundRole:
         // Events shown inside an expanded NVTX range get a faint tint over the row colour.
         if (depthOf(index.row()) > 0) return QBrush(QColor(118, 185, 0, 34));

@@ -58,7 +58,7 @@ public:
     int rowOf(EventRef event) const;
 
 signals:
-    void sortRequested(sightline::views::EventColumn column, Qt::SortOrder order);
+    void sortRequested(sightline::EventColumn column, Qt::SortOrder order);
 
 private:
     struct Expansion

@@ -15,8 +15,9 @@
 // the events they contain (events_table_model.h explains the choice).
 #pragma once
 
+#include "model/common/result.h"
 #include "views/events/event_query.h"
-#include "views/events/event_rows.h"
+#include "views/events/events_request.h"
 
 #include <QWidget>
 #include <memory>
@@ -35,14 +36,6 @@ namespace sightline::views {
 class EventQueryRunner;
 class EventsItemDelegate;
 class EventsTableModel;
-
-// What to list: the events of some tracks (and time range), optionally filtered by name.
-struct EventsRequest
-{
-    EventSource source;
-    NameFilter filter;
-    QString title; // shown above the table, e.g. "CUDA HW > Stream 7"; empty: described from the source
-};
 
 class EventsView : public QWidget
 {
@@ -67,9 +60,9 @@ public:
     QLineEdit* filterEdit() const { return m_filter; }
     QCheckBox* regexBox() const { return m_regex; }
 
-    // Writes the current (sorted, filtered) table to `path` as CSV on this thread. Returns an
-    // empty string on success, else the error sentence.
-    QString exportCsv(const QString& path) const;
+    // Writes the current (sorted, filtered) table to `path` as CSV on this thread, its visible
+    // columns in their on-screen order (model/export/events_text.h).
+    Status exportCsv(const QString& path) const;
     // The selected rows as tab-separated text (a header line first).
     QString selectionAsTsv() const;
 
@@ -83,7 +76,7 @@ public slots:
     void showCounter(uint32_t series, std::optional<sightline::TimeRange> range = {});
     // Filters at once (the filter box waits for a pause in typing).
     void setNameFilter(const QString& pattern, bool regex = false);
-    void sortBy(sightline::views::EventColumn column, Qt::SortOrder order);
+    void sortBy(sightline::EventColumn column, Qt::SortOrder order);
     // Selects and scrolls to the event's row, without emitting eventSelected. An event that is
     // not listed clears the selection; one arriving while a query runs is selected after it.
     void selectEvent(std::optional<sightline::EventRef> event);

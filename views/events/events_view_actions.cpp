@@ -1,7 +1,7 @@
 // EventsView's user actions: the expand arrow and keys, the context menu, copying rows as TSV
 // and exporting the table as CSV (events_view.cpp holds the layout and the query flow).
+#include "model/export/events_text.h"
 #include "views/events/event_query_runner.h"
-#include "views/events/events_export.h"
 #include "views/events/events_item_delegate.h"
 #include "views/events/events_table_model.h"
 #include "views/events/events_view.h"
@@ -24,6 +24,15 @@ namespace sightline::views {
 namespace {
 
 constexpr size_t kMaxCopiedRows = 1000000;
+
+// The rows as a CSV file at `path`, replacing what is there (the file dialog asked).
+Status writeCsv(const EventCells& cells, std::span<const EventRef> rows,
+    const std::vector<EventColumn>& columns, const QString& path)
+{
+    ExportOptions options;
+    options.overwrite = true;
+    return exportEventsCsv(cells, rows, columns, path.toStdString(), options);
+}
 
 } // namespace
 
@@ -97,7 +106,7 @@ void EventsView::showContextMenu(QPoint position)
         if (m_model->isExpandable(row))
             menu.addAction(m_model->isExpanded(row) ? tr("Collapse Range") : tr("Expand Range"), this,
                 [this, row] { toggleExpanded(row); });
-        const QString name = m_cells->display(event, EventColumn::Name);
+        const QString name = toQString(m_cells->display(event, EventColumn::Name));
         menu.addAction(
             tr("Filter to \u201c%1\u201d").arg(QFontMetrics(font()).elidedText(name, Qt::ElideMiddle, 320)),
             this, [this, name] {
@@ -122,7 +131,7 @@ QString EventsView::selectionAsTsv() const
     events.reserve(rows.size());
     for (int r : rows)
         events.push_back(m_model->eventAt(r));
-    return eventsAsTsv(*m_cells, events, visibleColumns());
+    return toQString(eventsAsTsv(*m_cells, events, visibleColumns()));
 }
 
 void EventsView::copySelection() const
@@ -131,11 +140,11 @@ void EventsView::copySelection() const
     QApplication::clipboard()->setText(selectionAsTsv());
 }
 
-QString EventsView::exportCsv(const QString& path) const
+Status EventsView::exportCsv(const QString& path) const
 {
     const auto& rows = m_model->rows();
-    if (!rows) return writeEventsCsv(*m_cells, {}, visibleColumns(), path);
-    return writeEventsCsv(*m_cells, *rows, visibleColumns(), path);
+    return writeCsv(*m_cells, rows ? std::span<const EventRef>(*rows) : std::span<const EventRef>(),
+        visibleColumns(), path);
 }
 
 void EventsView::exportCsvInteractively()
@@ -144,22 +153,22 @@ void EventsView::exportCsvInteractively()
         QStringLiteral("events.csv"), tr("CSV files (*.csv);;All files (*)"));
     if (path.isEmpty()) return;
     auto rows = m_model->rows() ? m_model->rows() : std::make_shared<const std::vector<EventRef>>();
-    auto* watcher = new QFutureWatcher<QString>(this);
+    auto* watcher = new QFutureWatcher<Status>(this);
     m_busyLabel->setText(tr("Exporting\u2026"));
     m_busyLabel->show();
     m_busy->show();
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, path, count = rows->size()] {
-        const QString error = watcher->result();
+    connect(watcher, &QFutureWatcher<Status>::finished, this, [this, watcher, path, count = rows->size()] {
+        const Status written = watcher->result();
         watcher->deleteLater();
         onBusyChanged(isBusy());
-        if (!error.isEmpty()) {
-            QMessageBox::warning(this, tr("Export Events"), error);
+        if (!written) {
+            QMessageBox::warning(this, tr("Export Events"), QString::fromStdString(written.error()));
             return;
         }
         m_status->setText(tr("Exported %1 events to %2").arg(count).arg(path));
     });
     watcher->setFuture(QtConcurrent::run([cells = m_cells, trace = m_trace, rows, columns = visibleColumns(),
-                                             path] { return writeEventsCsv(*cells, *rows, columns, path); }));
+                                             path] { return writeCsv(*cells, *rows, columns, path); }));
 }
 
 } // namespace sightline::views

@@ -39,13 +39,13 @@ QString describeSource(const EventCells& cells, const EventSource& source)
     if (source.tracks.empty() && source.counter) {
         text = describeCounter(cells.trace(), *source.counter);
     } else if (source.tracks.size() == 1) {
-        text = cells.trackTitle(source.tracks.front());
+        text = toQString(cells.trackTitle(source.tracks.front()));
     } else {
         QStringList kinds;
         for (int k = 0; k < kTrackKindCount; ++k)
             for (TrackId id : source.tracks)
                 if (cells.trace().track(id).key.kind == TrackKind(k)) {
-                    kinds << trackKindLabel(TrackKind(k));
+                    kinds << toQString(trackKindLabel(TrackKind(k)));
                     break;
                 }
         // A stream's kernels, copies and synchronisations are three tracks but one stream; a

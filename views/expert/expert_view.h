@@ -13,7 +13,7 @@
 
 #include "model/analysis/analysis.h"
 #include "views/common/latest_request.h"
-#include "views/events/events_view.h"
+#include "views/events/events_request.h"
 
 #include <QWidget>
 #include <memory>

@@ -89,13 +89,10 @@ QVariant PagedEventsModel::data(const QModelIndex& index, int role) const
 {
     if (!index.isValid() || index.column() >= kEventColumnCount) return {};
     const auto column = EventColumn(index.column());
-    if (role == Qt::TextAlignmentRole)
-        return int(Qt::AlignVCenter | (isNumericColumn(column) ? Qt::AlignRight : Qt::AlignLeft));
+    if (role == Qt::TextAlignmentRole) return columnHeaderData(column, role);
     const std::optional<EventRef> event = pageEvent(index.row());
     if (!event) return {};
-    if (role == Qt::DisplayRole) return m_page->cells.display(*event, column);
-    if (role == Qt::ToolTipRole) return m_page->cells.tooltip(*event, column);
-    return {};
+    return cellData(m_page->cells, *event, column, role);
 }
 
 QVariant PagedEventsModel::headerData(int section, Qt::Orientation orientation, int role) const

@@ -79,7 +79,7 @@ public:
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
 signals:
-    void sortRequested(sightline::views::EventColumn column, Qt::SortOrder order);
+    void sortRequested(sightline::EventColumn column, Qt::SortOrder order);
 
 private:
     std::shared_ptr<EventPage> m_page;

@@ -76,7 +76,7 @@ void PagedEventsView::buildLayout()
     m_title = bar.title;
     m_title->setObjectName(QStringLiteral("pagedEventsTitle"));
     m_title->setText(tr("Events View: %1 (whole report, read from the file)")
-                         .arg(m_model->cells().trackTitle(TrackId(0))));
+                         .arg(toQString(m_model->cells().trackTitle(TrackId(0)))));
     m_filter = bar.filter;
     m_regex = bar.regex;
     m_close = new QToolButton(this);

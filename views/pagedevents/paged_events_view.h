@@ -62,7 +62,7 @@ public:
     void scrollToPosition(size_t position);
 
 public slots:
-    void sortBy(sightline::views::EventColumn column, Qt::SortOrder order);
+    void sortBy(sightline::EventColumn column, Qt::SortOrder order);
     void setNameFilter(const QString& pattern, bool regex = false);
     // Stops the order being computed; the rows shown stay.
     void cancel();

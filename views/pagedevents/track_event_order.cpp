@@ -1,7 +1,7 @@
 #include "views/pagedevents/track_event_order.h"
 
 #include "model/common/huge_pages.h"
-#include "views/pagedevents/parallel_key_sort.h"
+#include "model/events/parallel_key_sort.h"
 
 #include <algorithm>
 #include <mutex>

@@ -11,7 +11,7 @@
 #include "model/stats/stats_report.h"
 #include "model/trace/trace.h"
 #include "views/common/latest_request.h"
-#include "views/events/events_view.h"
+#include "views/events/events_request.h"
 #include "views/summary/report_facts.h"
 
 #include <QWidget>

@@ -1,6 +1,6 @@
 #include "views/summary/chart_data.h"
 
-#include "views/events/event_names.h"
+#include "model/events/event_names.h"
 
 #include <algorithm>
 #include <cmath>

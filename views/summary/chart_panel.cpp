@@ -101,14 +101,17 @@ void ChartPanel::showEmptyNote(const QString& text)
     note->setColor(palette().color(QPalette::PlaceholderText));
 }
 
-QString ChartPanel::exportPng(const QString& path) const
+Status ChartPanel::exportPng(const QString& path) const
 {
     // At the size shown, so the image is laid out exactly as on screen (a plot that was never
     // shown gets a sensible size instead).
     const bool shown = m_plot->width() >= 300 && m_plot->height() >= 200;
     const bool saved = shown ? m_plot->savePng(path) : m_plot->savePng(path, 800, 450);
     if (saved) return {};
-    return tr("Could not write the chart to %1; check that its folder exists and is writable.").arg(path);
+    return Status::failure(
+        tr("Could not write the chart to %1; check that its folder exists and is writable.")
+            .arg(path)
+            .toStdString());
 }
 
 void ChartPanel::exportInteractively()
@@ -118,8 +121,8 @@ void ChartPanel::exportInteractively()
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export Chart"), name + QStringLiteral(".png"), tr("PNG images (*.png)"));
     if (path.isEmpty()) return;
-    if (const QString error = exportPng(path); !error.isEmpty())
-        QMessageBox::warning(this, tr("Export Chart"), error);
+    if (const Status written = exportPng(path); !written)
+        QMessageBox::warning(this, tr("Export Chart"), QString::fromStdString(written.error()));
 }
 
 } // namespace sightline::views

@@ -4,6 +4,8 @@
 // alike; the chart's data is the owner's job.
 #pragma once
 
+#include "model/common/result.h"
+
 #include <QFrame>
 
 class QCustomPlot;
@@ -34,9 +36,8 @@ public:
     // A centred note on an empty plot ("No CUDA kernels in the selection").
     void showEmptyNote(const QString& text);
 
-    // Writes the chart as it is drawn to a PNG. Returns an empty string on success, else one
-    // sentence naming the file and what to do.
-    QString exportPng(const QString& path) const;
+    // Writes the chart as it is drawn to a PNG; a failure names the file and what to do.
+    Status exportPng(const QString& path) const;
 
 public slots:
     void exportInteractively();

@@ -439,9 +439,9 @@ QStringList SummaryCharts::exportAll(const QString& directory) const
         = {"top-kernels.png", "duration-histogram.png", "gpu-utilization.png", "memory-volume.png"};
     const auto all = panels();
     for (size_t i = 0; i < all.size(); ++i)
-        if (QString error = all[i]->exportPng(QDir(directory).filePath(QString::fromLatin1(files[i])));
-            !error.isEmpty())
-            errors << error;
+        if (const Status written = all[i]->exportPng(QDir(directory).filePath(QString::fromLatin1(files[i])));
+            !written)
+            errors << QString::fromStdString(written.error());
     return errors;
 }
 

@@ -9,36 +9,29 @@
 // stats row click lists its events in Timeline View, and the Expert pane (a third bottom pane,
 // following the timeline's selection too) shows a chosen finding's evidence: the timeline zooms
 // to it and the Events View lists its events.
-// A report that stores an overview (format 1.2) is painted before its events are decoded: the
-// tab shows the overview as a picture-only timeline, with a line saying how far the load is
-// and a Cancel button, the controls that need events disabled; the report replaces it keeping
-// the visible range, the selected range, the rows opened or closed and the scroll position the user
-// chose meanwhile (so do ranges of a report over the budget replacing each other). A
-// report whose events would take more than the memory budget stays an overview; the tab reads
-// the events of the range the view settles on whenever they fit the budget (three times the
-// view where that fits, else the view), shows them with the rest of the report's span empty,
-// and returns to the overview when zoomed out of what fits; Load Range reads a selection. Over
+// The report itself (loading, its overview, the range of it read over the memory budget) is
+// the ReportDocument's (app/ui/document/report_document.h); the tab shows the trace it names
+// in one page for the tab's life: the timeline swaps its trace and keeps where the user went
+// (TimelineState::setTrace), and the panes made from the old trace are made again from the
+// new one, those shown shown again. The panes under the timeline come from one table. While
+// an overview or a range is shown, a line above the timeline says so, with its buttons. Over
 // the budget, a row's "Show in Events View" lists its track from the file, whole
 // (views/pagedevents), in a pane that stays while the overview and ranges replace each other.
-// Invariants: the newest load request of a tab wins. Starting a load cancels and forgets the
-// one running, so a stale result never replaces a newer one; a failed or cancelled reload keeps
-// the views shown before (a reload of a report already shown shows no overview), and a first
-// load that fails or is cancelled after its overview keeps the overview, saying so. The
-// Analysis Summary is built on first use (its statistics run over the whole trace), and always
-// knows the timeline's current selection.
+// The Analysis Summary is built on first use (its statistics run over the whole trace), and
+// always knows the timeline's current selection.
 #pragma once
 
-#include "app/ui/shell/report_loader.h"
+#include "app/ui/document/report_document.h"
 #include "model/core/ids.h"
-#include "views/common/latest_request.h"
 
-#include <QTimer>
 #include <QWidget>
+#include <array>
 #include <memory>
 #include <optional>
 #include <vector>
 
 class QComboBox;
+class QFrame;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -46,6 +39,7 @@ class QSplitter;
 class QStackedLayout;
 class QStackedWidget;
 class QToolButton;
+class QVBoxLayout;
 
 namespace sightline::views {
 class AnalysisSummary;
@@ -61,6 +55,9 @@ namespace sightline::ui {
 
 // The views of the selector, in its order.
 enum class ReportView : uint8_t { Timeline, Summary };
+// The panes under the timeline, in their order there (the table in report_tab.cpp).
+enum class ReportPane : uint8_t { Expert, Events, CallStacks };
+constexpr size_t kReportPaneCount = 3;
 
 class ReportTab : public QWidget
 {
@@ -69,7 +66,7 @@ public:
     explicit ReportTab(QString path, QWidget* parent = nullptr);
     ~ReportTab() override;
 
-    const QString& path() const { return m_path; }
+    const QString& path() const;
     QString displayName() const; // the file name, for the tab and the window title
 
     // Loads the file in the background (again, for a reload).
@@ -82,38 +79,43 @@ public:
     void showOverview(const LoadOutcome& overview);
     void cancelLoad();
 
-    bool isLoading() const { return m_request != nullptr; }
+    bool isLoading() const { return m_document->isLoading(); }
     // True while the report page shows an overview rather than the report's events.
-    bool isShowingOverview() const { return m_showsOverview; }
+    bool isShowingOverview() const { return m_document->showsOverview(); }
+    ReportDocument& document() const { return *m_document; }
     // The report's views; null before the first load (or its overview) arrives. While an
     // overview is shown, the timeline is picture-only and there is no Events View.
     views::TimelineView* timeline() const { return m_timeline; }
-    views::EventsView* eventsView() const { return m_events; }
+    views::EventsView* eventsView() const;
     // Over the memory budget: the Events View of one track read from the file; null until a
     // row asks for it, and after it is closed.
     views::PagedEventsView* trackEventsView() const { return m_trackEvents; }
     // True while a track asked for is being opened (its pane then appears, or the line above
     // the timeline says why it cannot).
-    bool isOpeningTrackEvents() const { return m_trackOpening.isBusy(); }
+    bool isOpeningTrackEvents() const { return m_document->isOpeningTrack(); }
     // The Analysis Summary, built on the first call (null before the first load finishes).
     views::AnalysisSummary* summary();
     QComboBox* viewSelector() const { return m_viewSelector; }
-    QToolButton* eventsPaneButton() const { return m_eventsButton; }
+    QToolButton* eventsPaneButton() const { return m_panes[size_t(ReportPane::Events)].button; }
     // The Call Stacks pane, built on the first call (null without CPU samples or a loaded report).
     views::CallStackView* callStacks();
-    QToolButton* callStacksButton() const { return m_callStacksButton; }
+    QToolButton* callStacksButton() const { return m_panes[size_t(ReportPane::CallStacks)].button; }
     // The Expert pane, built on the first call (null before the first load finishes).
     views::ExpertView* expert();
-    QToolButton* expertPaneButton() const { return m_expertButton; }
+    QToolButton* expertPaneButton() const { return m_panes[size_t(ReportPane::Expert)].button; }
 
     ReportView currentView() const;
     void setCurrentView(ReportView view);
-    bool isEventsPaneShown() const;
-    void setEventsPaneShown(bool shown);
-    bool isCallStacksPaneShown() const;
-    void setCallStacksPaneShown(bool shown);
-    bool isExpertPaneShown() const;
-    void setExpertPaneShown(bool shown);
+    // A pane under the timeline, built on the first call (null where the trace shown has none).
+    QWidget* pane(ReportPane pane);
+    bool isPaneShown(ReportPane pane) const;
+    void setPaneShown(ReportPane pane, bool shown);
+    bool isEventsPaneShown() const { return isPaneShown(ReportPane::Events); }
+    void setEventsPaneShown(bool shown) { setPaneShown(ReportPane::Events, shown); }
+    bool isCallStacksPaneShown() const { return isPaneShown(ReportPane::CallStacks); }
+    void setCallStacksPaneShown(bool shown) { setPaneShown(ReportPane::CallStacks, shown); }
+    bool isExpertPaneShown() const { return isPaneShown(ReportPane::Expert); }
+    void setExpertPaneShown(bool shown) { setPaneShown(ReportPane::Expert, shown); }
 
 public slots:
     // Lists the events of `tracks` in the Events View (only those overlapping the timeline's
@@ -139,83 +141,56 @@ signals:
     void expertPaneShownChanged(bool shown);
 
 private:
+    struct PaneEntry; // a row of the panes' table
+    static const PaneEntry& entryOf(ReportPane pane);
+    struct PaneSlot
+    {
+        QToolButton* button = nullptr;
+        QWidget* widget = nullptr; // built from the trace shown; null until asked for
+        int hiddenHeight = 0; // its height when last hidden; 0: its share of the tab
+    };
+
     void onProgress(qint64 bytesDone, qint64 bytesTotal);
-    void onOverview(const LoadOutcome& overview);
-    void onFinished(const LoadOutcome& outcome);
+    void onTraceShown(const std::shared_ptr<const Trace>& trace, bool overview);
+    void onTrackOpened(const std::shared_ptr<OpenedTrack>& opened, uint32_t storedTrack);
     QWidget* buildLoadingPage();
-    void showLoadingPage();
     void showReportPage();
-    // Replaces the report page with one showing `shown` (the report, or its overview).
-    void replacePage(const std::shared_ptr<const Trace>& shown);
-    QWidget* buildReportPage(const std::shared_ptr<const Trace>& trace);
-    QWidget* buildOverviewLine(QWidget* page);
-    void setOverviewLine(const QString& sentence, bool offerCancel);
-    QString overviewLoadingSentence() const;
-    QString overBudgetSentence() const;
-    // Reads the events starting in the timeline's selection, when they fit the memory budget.
-    void loadRange();
-    // Reads the events starting in `range` when they fit the memory budget. `asked`: the user
-    // chose it (one that does not fit gets a sentence); else the view moved there (one that does
-    // not fit brings the overview back in place of a range read before).
-    void readRange(TimeRange range, bool asked);
-    bool fitsBudget(TimeRange range) const;
-    // Over the budget, the view reads the range it settles on (with a margin each side) and
-    // goes back to the overview when zoomed out of what fits: decode on demand; a row's Show
-    // in Events View lists its track from the file.
-    void followTimeline();
-    void followVisibleRange();
-    void connectTimelineAndEvents();
-    void placeTrackEvents(); // into the page's splitter, under the timeline
+    void buildReportPage(const std::shared_ptr<const Trace>& trace);
+    void showLine(const OverviewLine& line);
+    QFrame* buildLine();
+    // The panes' makers (the table's entries): null where the trace shown has none.
+    QWidget* makeEventsPane();
+    QWidget* makeCallStacksPane();
+    QWidget* makeExpertPane();
+    void dropPanes(); // those made from the trace shown until now
     void closeTrackEvents();
-    void connectSummary();
-    void giveTimelineShareTo(QWidget* pane, int percent); // percent of the tab's height
+    void giveTimelineShareTo(QWidget* pane, int pixels);
     void updateViewBar();
 
-    QString m_path;
+    ReportDocument* m_document = nullptr;
     QStackedLayout* m_pages = nullptr;
     QWidget* m_loadingPage = nullptr;
     QLabel* m_loadingLabel = nullptr;
     QProgressBar* m_progress = nullptr;
-    std::unique_ptr<LoadRequest> m_request;
-    int m_loadPercent = 0; // of the running load's bytes
 
-    // While the page shows the report's overview: the report's event count, and the line
-    // above the timeline saying so.
-    bool m_showsOverview = false;
-    uint64_t m_overviewEvents = 0;
-    QLabel* m_overviewText = nullptr;
-    QPushButton* m_overviewCancel = nullptr;
-    // A report over the memory budget: its overview (to come back to), the range shown instead,
-    // if any, and the line's buttons to load a range and to go back.
-    bool m_overBudget = false;
-    std::optional<LoadOutcome> m_overview;
-    std::optional<TimeRange> m_loadedRange;
-    std::optional<TimeRange> m_readingRange; // of the last range request
-    QPushButton* m_loadRangeButton = nullptr;
-    QPushButton* m_backToOverviewButton = nullptr;
-    QTimer m_followTimer; // single shot: the view has settled
-
-    // The loaded report's page; all of it is replaced when a reload finishes. m_trace is the
-    // report itself: null while only its overview is shown.
+    // The report's page, built when the first trace (or overview) arrives. m_trace is the
+    // report's events shown: null while only its overview is shown.
     std::shared_ptr<const Trace> m_trace;
     QWidget* m_reportPage = nullptr;
+    QVBoxLayout* m_column = nullptr;
     QComboBox* m_viewSelector = nullptr;
-    QToolButton* m_eventsButton = nullptr;
-    QToolButton* m_callStacksButton = nullptr;
-    QToolButton* m_expertButton = nullptr;
     QStackedWidget* m_views = nullptr;
     QSplitter* m_timelineSplit = nullptr;
+    QWidget* m_banner = nullptr;
     views::TimelineView* m_timeline = nullptr;
-    views::EventsView* m_events = nullptr;
     views::AnalysisSummary* m_summary = nullptr;
-    views::CallStackView* m_callStacks = nullptr;
-    views::ExpertView* m_expert = nullptr;
-    int m_eventsPaneHeight = 0; // the pane's height when last hidden; 0: a share of the tab
-    // Over the budget: a track's events from the file, kept across page replacements, and the
-    // stored track it lists.
+    std::array<PaneSlot, kReportPaneCount> m_panes {};
+    // The line above the timeline while an overview or a range is shown (else null).
+    QFrame* m_line = nullptr;
+    // Over the budget: a track's events from the file, kept while traces replace each other,
+    // and the stored track it lists.
     views::PagedEventsView* m_trackEvents = nullptr;
     uint32_t m_trackEventsTrack = 0;
-    views::LatestRequest m_trackOpening {this};
 };
 
 } // namespace sightline::ui

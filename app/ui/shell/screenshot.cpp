@@ -1,7 +1,7 @@
 #include "app/ui/shell/screenshot.h"
 
+#include "app/ui/document/report_loader.h"
 #include "app/ui/shell/main_window.h"
-#include "app/ui/shell/report_loader.h"
 #include "app/ui/shell/report_tab.h"
 #include "app/ui/shell/status_summary.h"
 #include "model/format/report_io.h"

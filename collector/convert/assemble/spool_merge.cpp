@@ -17,47 +17,12 @@ namespace sightline::collector {
 
 namespace {
 
-// Image number of a spool file: 0 for "<pid>.spool", n for "<pid>.<n>.spool".
-int imageIndex(const std::string& path)
-{
-    const std::string stem = std::filesystem::path(path).stem().string(); // "<pid>" or "<pid>.<n>"
-    const size_t dot = stem.find('.');
-    if (dot == std::string::npos) return 0;
-    try {
-        return std::stoi(stem.substr(dot + 1));
-    } catch (...) {
-        return 0;
-    }
-}
-
-struct SpoolSet
-{
-    std::vector<SpoolFile> files;
-    std::vector<Diagnostic> problems;
-};
-
-SpoolSet readAll(const std::string& folder, size_t chunkBytes)
-{
-    SpoolSet set;
-    std::vector<std::string> paths = listSpoolFiles(folder);
-    std::stable_sort(paths.begin(), paths.end(),
-        [](const std::string& a, const std::string& b) { return imageIndex(a) < imageIndex(b); });
-    for (const std::string& path : paths) {
-        Result<SpoolFile> file = readSpoolFile(path, chunkBytes);
-        if (file)
-            set.files.push_back(std::move(file.value()));
-        else
-            set.problems.push_back({Severity::Warning, "collector", file.error()});
-    }
-    return set;
-}
-
-ClockMap buildClockMap(const SessionInfo& session, const std::vector<SpoolFile>& files)
+ClockMap buildClockMap(const SessionInfo& session, const std::vector<const SpoolFile*>& files)
 {
     ClockMap clock;
-    for (const SpoolFile& file : files) {
-        if (file.header.tickSource != spool::TickSource::Tsc) continue;
-        for (const spool::ClockSyncRecord* pair : file.clockPairs())
+    for (const SpoolFile* file : files) {
+        if (file->header.tickSource != spool::TickSource::Tsc) continue;
+        for (const spool::ClockSyncRecord* pair : file->clockPairs())
             clock.addPair(pair->ticks, pair->monotonicNs);
     }
     if (session.launcherTicks == spool::TickSource::Tsc) {
@@ -88,32 +53,37 @@ void fillMetadata(const SessionInfo& session, const std::vector<ProcessCapture>&
             m.environment.emplace_back(name, value);
 }
 
-} // namespace
-
-MergedReport mergeSpools(const SessionInfo& session)
+// Times the phases of a conversion into MergedReport::phaseSeconds.
+class PhaseClock
 {
-    MergedReport merged;
-    auto lap = [&merged, last = std::chrono::steady_clock::now()](const char* phase) mutable {
+public:
+    explicit PhaseClock(MergedReport& merged)
+        : m_merged(merged)
+    { }
+    void lap(const char* phase)
+    {
         const auto now = std::chrono::steady_clock::now();
-        merged.phaseSeconds.emplace_back(phase, std::chrono::duration<double>(now - last).count());
-        last = now;
-    };
-    SpoolSet set = readAll(session.spoolDir, session.spoolChunkBytes);
-    lap("read spools");
-    merged.spoolFiles = set.files.size();
-    const ClockMap clock = buildClockMap(session, set.files);
+        m_merged.phaseSeconds.emplace_back(phase, std::chrono::duration<double>(now - m_last).count());
+        m_last = now;
+    }
 
-    TraceBuilder builder;
+private:
+    MergedReport& m_merged;
+    std::chrono::steady_clock::time_point m_last = std::chrono::steady_clock::now();
+};
+
+// Every process decoded: one per pid that has spool files, in pid order, and the target's even
+// when nothing was recorded inside it.
+std::vector<ProcessCapture> decodeProcesses(const SessionInfo& session,
+    const std::vector<const SpoolFile*>& files, const ClockMap& clock, TraceBuilder& builder)
+{
     std::map<uint32_t, std::vector<const SpoolFile*>> byProcess;
-    for (const SpoolFile& file : set.files)
-        byProcess[file.header.pid].push_back(&file);
+    for (const SpoolFile* file : files)
+        byProcess[file->header.pid].push_back(file);
     const DecodeOptions decode {session.start.monotonicNs, session.options.osrtThresholdNs};
     std::vector<ProcessCapture> processes;
-    bool sawGpu = false;
-    for (const auto& [pid, files] : byProcess) {
-        processes.push_back(decodeProcess(files, clock, decode, builder));
-        sawGpu = sawGpu || !processes.back().gpus.empty();
-    }
+    for (const auto& [pid, processFiles] : byProcess)
+        processes.push_back(decodeProcess(processFiles, clock, decode, builder));
     const bool tracedInside = std::find(session.options.metadata.begin(), session.options.metadata.end(),
                                   std::pair<std::string, std::string>("trace", "none"))
         == session.options.metadata.end();
@@ -121,25 +91,39 @@ MergedReport mergeSpools(const SessionInfo& session)
         // Nothing recorded for the target itself (a static or setuid program ignores the
         // injection): it still appears, with its command line.
         ProcessCapture target;
-        target.process = {Pid(session.targetPid),
-            std::filesystem::path(session.command.front()).filename().string(), session.command};
+        const std::string name = session.command.empty()
+            ? std::string()
+            : std::filesystem::path(session.command.front()).filename().string();
+        target.process = {Pid(session.targetPid), name, session.command};
         if (tracedInside)
             target.diagnostics.push_back({Severity::Warning, "collector",
                 "Nothing was recorded inside process " + std::to_string(session.targetPid)
                     + " (a static or setuid program does not load the collector)."});
         processes.push_back(std::move(target));
     }
+    return processes;
+}
 
-    lap("decode spools");
+// The report's metadata: the session's, the host's facts and the processes'.
+void describeSession(const SessionInfo& session, std::vector<ProcessCapture>& processes,
+    TraceBuilder& builder, PhaseClock& phases)
+{
+    const bool sawGpu = std::any_of(
+        processes.begin(), processes.end(), [](const ProcessCapture& p) { return !p.gpus.empty(); });
     const HostFacts host = session.queryHost ? collectHostFacts(sawGpu) : HostFacts {};
-    lap("host facts");
+    phases.lap("host facts");
     for (ProcessCapture& p : processes)
         completeGpus(p.gpus, host.gpus);
     fillMetadata(session, processes, builder.metadata());
     applyHostFacts(host, builder.metadata());
     if (builder.metadata().hostname.empty() && !processes.empty())
         builder.metadata().hostname = processes.front().hostname;
+}
 
+// The events inside the capture windows, GPU metrics and memory usage into the builder.
+void addEvents(const SessionInfo& session, std::vector<ProcessCapture>& processes,
+    const std::vector<Diagnostic>& problems, TraceBuilder& builder, MergedReport& merged)
+{
     const Timestamp sessionEnd = session.end.monotonicNs - session.start.monotonicNs;
     const CaptureWindows windows
         = CaptureWindows::compute(session.options.capture, processes, builder, sessionEnd);
@@ -147,7 +131,7 @@ MergedReport mergeSpools(const SessionInfo& session)
         builder.addDiagnostic({Severity::Warning, "collector",
             "The capture range never opened (no cudaProfilerStart, or no NVTX range of that "
             "name), so the report holds no events."});
-    for (const Diagnostic& d : set.problems)
+    for (const Diagnostic& d : problems)
         builder.addDiagnostic(d);
     merged.stats = assembleTrace(processes, windows, builder);
     std::vector<Gpu> gpus;
@@ -161,21 +145,68 @@ MergedReport mergeSpools(const SessionInfo& session)
                 + " GPU memory releases were of memory allocated before recording began; the memory row "
                   "counts from zero."});
     merged.events = builder.eventCount();
-    lap("assemble events");
+}
+
+// What the trace is made of, before it is built.
+struct Assembly
+{
+    TraceBuilder builder;
+    std::vector<ProcessCapture> processes;
+};
+
+Assembly assemble(
+    const SpoolCursor& cursor, const SessionInfo& session, MergedReport& merged, PhaseClock& phases)
+{
+    Assembly a;
+    const std::vector<const SpoolFile*> files = cursor.files();
+    merged.spoolFiles = files.size();
+    a.processes = decodeProcesses(session, files, buildClockMap(session, files), a.builder);
+    phases.lap("decode spools");
+    describeSession(session, a.processes, a.builder, phases);
+    addEvents(session, a.processes, cursor.problems(), a.builder, merged);
+    phases.lap("assemble events");
+    const Timestamp sessionEnd = session.end.monotonicNs - session.start.monotonicNs;
     const std::string cpuFile = session.spoolDir + "/" + spool::cpu_recording::kFileName;
     if (Result<PerfRecording> cpu = readPerfRecording(cpuFile))
         merged.cpu = addCpuProfile(
-            cpu.value(), session.start.monotonicNs, sessionEnd, processes, session.options.cpu, builder);
+            cpu.value(), session.start.monotonicNs, sessionEnd, a.processes, session.options.cpu, a.builder);
     else
-        builder.addDiagnostic({Severity::Warning, "cpu sampling", cpu.error()});
-    lap("cpu samples");
+        a.builder.addDiagnostic({Severity::Warning, "cpu sampling", cpu.error()});
+    phases.lap("cpu samples");
+    return a;
+}
+
+// Builds the trace while what is no longer needed (the decoded events, and the mapped spool
+// files when the cursor is spent: hundreds of megabytes take a while) is freed.
+template <class... Spent> void build(Assembly& a, MergedReport& merged, PhaseClock& phases, Spent&&... spent)
+{
     {
-        // The decoded events and the mapped spool files are no longer needed: they are freed
-        // (hundreds of megabytes take a while) as the trace is built.
-        std::jthread release([processes = std::move(processes), files = std::move(set.files)] {});
-        merged.trace = builder.build();
+        std::jthread release([processes = std::move(a.processes), ... spent = std::move(spent)] {});
+        merged.trace = a.builder.build();
     }
-    lap("build trace");
+    phases.lap("build trace");
+}
+
+} // namespace
+
+MergedReport assembleReport(const SpoolCursor& cursor, const SessionInfo& session)
+{
+    MergedReport merged;
+    PhaseClock phases(merged);
+    Assembly a = assemble(cursor, session, merged, phases);
+    build(a, merged, phases);
+    return merged;
+}
+
+MergedReport mergeSpools(const SessionInfo& session)
+{
+    MergedReport merged;
+    PhaseClock phases(merged);
+    SpoolCursor cursor(session.spoolDir, session.spoolChunkBytes);
+    cursor.advance();
+    phases.lap("read spools");
+    Assembly a = assemble(cursor, session, merged, phases);
+    build(a, merged, phases, std::move(cursor));
     return merged;
 }
 

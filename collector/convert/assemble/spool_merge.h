@@ -1,11 +1,14 @@
-// Turns a session's spool folder into a Trace: reads every spool file, groups them by process
-// (an exec'ed image writes `<pid>.<n>.spool` after `<pid>.spool`), maps every clock onto the
-// session's, decodes each process, applies the capture windows, and fills the metadata (host,
-// GPUs, versions, options, start time). Unreadable spool files become diagnostics, not
-// failures: a report is always produced.
+// Turns a session's spool folder into a Trace: the spool files, read by a SpoolCursor
+// (spool_cursor.h), are grouped by process (an exec'ed image writes `<pid>.<n>.spool` after
+// `<pid>.spool`), every clock is mapped onto the session's, each process is decoded, the
+// capture windows are applied and the metadata filled (host, GPUs, versions, options, start
+// time). Unreadable spool files become diagnostics, not failures: a report is always produced.
+// mergeSpools reads the folder to its end and assembles once; assembleReport assembles what a
+// cursor has read so far (a recording still running), leaving the cursor to advance further.
 #pragma once
 
 #include "collector/convert/assemble/capture_window.h"
+#include "collector/convert/assemble/spool_cursor.h"
 #include "collector/convert/assemble/trace_assembly.h"
 #include "collector/convert/cpu/cpu_assembly.h"
 #include "collector/convert/decode/spool_reader.h"
@@ -52,6 +55,9 @@ struct MergedReport
     std::vector<std::pair<std::string, double>> phaseSeconds; // where the time went, in order
 };
 
+// Reads every spool file of session.spoolDir to its end, then assembles the report.
 MergedReport mergeSpools(const SessionInfo& session);
+// The report of the records `cursor` has read, with `session`'s end as the session's end.
+MergedReport assembleReport(const SpoolCursor& cursor, const SessionInfo& session);
 
 } // namespace sightline::collector

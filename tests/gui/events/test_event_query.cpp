@@ -2,11 +2,11 @@
 // the events of some rows (and a range), the radix sort, filtering by substring and regex,
 // sorting by every column, and the events inside an NVTX range.
 #include "events_test_support.h"
+#include "model/events/event_rows.h"
+#include "model/events/radix_sort.h"
 #include "model/index/lane_query.h"
 #include "timeline_fixture.h"
 #include "views/events/event_query.h"
-#include "views/events/event_rows.h"
-#include "views/events/radix_sort.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -148,12 +148,12 @@ TEST_CASE("every column sorts both ways, with rows lacking a value last")
             for (size_t i = 0; i < sorted.rows.size(); ++i) {
                 const EventRef e = sorted.rows[i];
                 const bool has = columnApplies(column, trace->track(e.track).key.kind)
-                    && !cells.display(e, column).isEmpty();
+                    && !cells.display(e, column).empty();
                 if (!has)
                     missingSeen = true;
                 else
                     REQUIRE_FALSE(missingSeen);
-                if (i == 0 || !has || !isNumericColumn(column)) continue;
+                if (i == 0 || !has || !columnSpec(column).numeric) continue;
                 const EventRef p = sorted.rows[i - 1];
                 const auto a = cells.number(p, column), b = cells.number(e, column);
                 if (a && b) REQUIRE((order == Qt::AscendingOrder ? *a <= *b : *a >= *b));

@@ -8,9 +8,9 @@
 #include "events_test_support.h"
 #include "generate.h"
 #include "model/construct/trace_builder.h"
+#include "model/export/events_text.h"
 #include "test_paths.h"
 #include "views/events/event_query.h"
-#include "views/events/events_export.h"
 #include "views/events/events_table_model.h"
 #include "views/timeline/interaction/timeline_state.h"
 #include "views/timeline/widgets/row_header_pane.h"
@@ -269,11 +269,12 @@ TEST_CASE("counter samples list by range rule, filter by series name and sort by
     source.rule = RangeRule::StartingInside;
     CHECK(indexes(collectRows(trace, source)) == std::vector<uint32_t> {2, 3});
 
-    CHECK(cells.display(all[1], EventColumn::Value) == QStringLiteral("-2.0 W"));
-    CHECK(cells.raw(all[1], EventColumn::Value) == QStringLiteral("-2"));
-    CHECK(cells.display(all[3], EventColumn::Value).isEmpty()); // not known
-    CHECK(cells.display(all[1], EventColumn::Name) == QStringLiteral("Power delta"));
-    CHECK(cells.display(all[1], EventColumn::ThreadOrStream).isEmpty());
+    CHECK(cells.display(all[1], EventColumn::Value) == "-2.0 W");
+    std::string scratch;
+    CHECK(cells.csv(all[1], EventColumn::Value, scratch) == "-2");
+    CHECK(cells.display(all[3], EventColumn::Value).empty()); // not known
+    CHECK(cells.display(all[1], EventColumn::Name) == "Power delta");
+    CHECK(cells.display(all[1], EventColumn::ThreadOrStream).empty());
     CHECK(*cells.number(all[5], EventColumn::Duration) == 100);
     CHECK(*cells.number(all[5], EventColumn::End) == 600);
 
@@ -293,13 +294,14 @@ TEST_CASE("counter samples list by range rule, filter by series name and sort by
     const std::vector<EventColumn> columns {
         EventColumn::Name, EventColumn::Start, EventColumn::Duration, EventColumn::End, EventColumn::Value};
     const QStringList copied
-        = eventsAsTsv(cells, std::span(all).subspan(1, 1), columns).split(QLatin1Char('\n'));
+        = QString::fromStdString(eventsAsTsv(cells, std::span(all).subspan(1, 1), columns))
+              .split(QLatin1Char('\n'));
     REQUIRE(copied.size() >= 2);
     CHECK(copied[0] == QStringLiteral("Name\tStart\tDuration\tEnd\tValue"));
     CHECK(copied[1].startsWith(QStringLiteral("Power delta\t")));
     CHECK(copied[1].endsWith(QStringLiteral("\t-2.0 W")));
     const std::filesystem::path csv = test::scratchDir("counter-samples-csv") / "samples.csv";
-    REQUIRE(writeEventsCsv(cells, all, columns, QString::fromStdString(csv.string())).isEmpty());
+    REQUIRE(exportEventsCsv(cells, all, columns, csv.string(), {}).ok());
     std::ifstream file(csv);
     std::string header, first, second;
     std::getline(file, header);

@@ -6,11 +6,11 @@
 // budget cannot hold with a sentence.
 #include "../../test_paths.h"
 #include "generate.h"
+#include "model/events/event_rows.h"
+#include "model/events/parallel_key_sort.h"
 #include "model/format/report_io.h"
 #include "views/events/event_query.h"
-#include "views/events/event_rows.h"
 #include "views/pagedevents/paged_events_view.h"
-#include "views/pagedevents/parallel_key_sort.h"
 
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
@@ -210,7 +210,7 @@ TEST_CASE("the Events View of a track from the file shows the report's cells, a 
             for (EventColumn column :
                 {EventColumn::Name, EventColumn::Start, EventColumn::Duration, EventColumn::Correlation}) {
                 const QString shown = view.model()->index(row, int(column)).data().toString();
-                CHECK(shown == wholeCells.display(event, column));
+                CHECK(shown.toStdString() == wholeCells.display(event, column));
                 ++compared;
             }
         }

@@ -4,8 +4,8 @@
 // evidence events; choosing an evidence row zooms to that one event and selects its row; the
 // analysis follows the timeline's selected range. The View menu shows and hides the pane, and
 // --screenshot --view expert asks for it.
+#include "app/ui/document/report_loader.h"
 #include "app/ui/shell/main_window.h"
-#include "app/ui/shell/report_loader.h"
 #include "app/ui/shell/report_tab.h"
 #include "app/ui/shell/shell_options.h"
 #include "app/ui/shell/view_menu.h"

@@ -329,10 +329,13 @@ TEST_CASE("The Events View button shows and hides the pane, and a reload keeps t
     CHECK(r.window.size() == QSize(900, 600));
     r.window.resize(1400, 1000);
 
+    // A reload swaps the trace under the same timeline.
     views::TimelineView* before = r.tab->timeline();
+    const Trace* beforeTrace = &before->trace();
     r.tab->load();
     REQUIRE(waitUntil([&] { return !r.tab->isLoading(); }));
-    CHECK(r.tab->timeline() != before);
+    CHECK(r.tab->timeline() == before);
+    CHECK(&r.tab->timeline()->trace() != beforeTrace);
     CHECK(r.tab->currentView() == ui::ReportView::Summary);
     CHECK(r.tab->summary()->isVisible());
     r.tab->setCurrentView(ui::ReportView::Timeline);

@@ -1,9 +1,9 @@
 // The row tree built from a generated report, its vertical layout, and the draw list: every
 // event in the window is drawn somewhere (never invisible), whatever the zoom.
 #include "model/construct/trace_builder.h"
+#include "model/events/track_labels.h"
 #include "model/index/lane_query.h"
 #include "timeline_fixture.h"
-#include "views/common/stream_name.h"
 #include "views/timeline/frame/draw_list_builder.h"
 #include "views/timeline/interaction/timeline_state.h"
 #include "views/timeline/rows/row_layout.h"
@@ -49,7 +49,7 @@ TEST_CASE("Every non-empty track has exactly one lane row, under the right paren
         INFO(utf8(node.label) << " under " << utf8(parent.label));
         if (isGpuKind(key.kind)) {
             CHECK(parent.kind == RowKind::Stream);
-            CHECK(parent.label.endsWith(streamName(*trace, key)));
+            CHECK(parent.label.endsWith(QString::fromStdString(streamName(*trace, key))));
             CHECK(tree.node(parent.parent).kind == RowKind::Context);
             CHECK(tree.node(tree.node(parent.parent).parent).label.startsWith(QStringLiteral("CUDA HW (")));
         } else {

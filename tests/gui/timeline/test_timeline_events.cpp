@@ -117,7 +117,7 @@ TEST_CASE("A default stream has the same name in its timeline row and tooltip an
     QApplication::sendEvent(&t.canvas(), &help);
     CHECK(QToolTip::text().contains(QStringLiteral("Stream:</td><td>%1</td>").arg(name)));
 
-    CHECK(views::EventCells(trace).display(*kernel, views::EventColumn::ThreadOrStream) == name);
+    CHECK(EventCells(trace).display(*kernel, EventColumn::ThreadOrStream) == name.toStdString());
 }
 
 TEST_CASE("Clicking a kernel selects it and highlights its API call, reachable with one click")

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -261,35 +262,59 @@ TEST_CASE("Chrome trace export writes GPU metrics as counter events, one per kno
     CHECK(std::stod(counters[1].second) == Approx(99.9));
 }
 
-TEST_CASE("CSV export writes one quoted file per event kind", "[export][csv]")
+TEST_CASE("CSV export writes one quoted file per kind of track in the Events View's columns", "[export][csv]")
 {
     const Trace trace = makeEveryKindTrace();
     const auto dir = scratchDir("csv_export");
     REQUIRE(exportCsv(trace, dir.string(), {}).ok());
 
-    const std::map<std::string, size_t> expected {{"cuda_api.csv", trace.eventCount(TrackKind::CudaApi)},
-        {"kernels.csv", trace.eventCount(TrackKind::Kernels)}, {"memcpy.csv", memcpyCount(trace)},
-        {"memset.csv", memsetCount(trace)}, {"sync.csv", trace.eventCount(TrackKind::Synchronization)},
-        {"nvtx.csv", trace.eventCount(TrackKind::Nvtx)},
-        {"osrt.csv", trace.eventCount(TrackKind::OsRuntime)}};
-    for (const auto& [file, count] : expected) {
+    const std::string times = "Name,Start (ns),Duration (ns),End (ns),Thread / Stream";
+    const std::map<std::string, std::pair<TrackKind, std::string>> expected {
+        {"cuda_api.csv", {TrackKind::CudaApi, times + ",Correlation id,Return value"}},
+        {"nvtx.csv", {TrackKind::Nvtx, times + ",Domain"}},
+        {"osrt.csv", {TrackKind::OsRuntime, times + ",Return value"}},
+        {"kernels.csv",
+            {TrackKind::Kernels,
+                times
+                    + ",Device / Context,Grid,Block,Registers per thread,Shared memory (bytes),Correlation "
+                      "id"}},
+        {"memory.csv",
+            {TrackKind::Memory,
+                times
+                    + ",Device / Context,Bytes,Throughput (bytes/s),Copy kind,Memory kinds,Correlation id"}},
+        {"sync.csv", {TrackKind::Synchronization, times + ",Device / Context,Correlation id"}}};
+    for (const auto& [file, kindAndHeader] : expected) {
         INFO(file);
         const auto records = readCsv(dir / file);
-        REQUIRE(records.size() == count + 1);
-        CHECK(records[0][0] == "start");
-        for (const auto& record : records)
-            CHECK(record.size() == records[0].size());
+        REQUIRE(records.size() == trace.eventCount(kindAndHeader.first) + 1);
+        std::string header;
+        for (const std::string& field : records[0])
+            header += (header.empty() ? "" : ",") + field;
+        CHECK(header == kindAndHeader.second);
+        int64_t previousStart = std::numeric_limits<int64_t>::min();
+        for (size_t r = 1; r < records.size(); ++r) {
+            REQUIRE(records[r].size() == records[0].size());
+            const int64_t start = std::stoll(records[r][1]);
+            CHECK(start >= previousStart); // listed in start order, as the Events View lists them
+            CHECK(std::stoll(records[r][3]) - start == std::stoll(records[r][2]));
+            previousStart = start;
+        }
     }
 
     const auto kernels = readCsv(dir / "kernels.csv");
     std::set<std::string> names;
     int64_t totalDuration = 0;
     for (size_t r = 1; r < kernels.size(); ++r) {
-        names.insert(kernels[r][3]);
+        names.insert(kernels[r][0]);
         totalDuration += std::stoll(kernels[r][2]);
     }
     CHECK(names.count(kTrickyKernelName) == 1);
     CHECK(totalDuration == totalsOf(trace, TrackKind::Kernels).totalDuration);
+    const auto memory = readCsv(dir / "memory.csv");
+    const auto memsets = std::count_if(
+        memory.begin() + 1, memory.end(), [](const std::vector<std::string>& r) { return r[8] == "Memset"; });
+    CHECK(size_t(memsets) == memsetCount(trace));
+    CHECK(memory.size() - 1 - size_t(memsets) == memcpyCount(trace));
 
     // A prefix gives OUT_kind.csv; a second export there is refused without touching anything.
     const std::string prefix = (dir / "run").string();

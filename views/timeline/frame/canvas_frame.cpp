@@ -5,7 +5,7 @@
 namespace sightline::views {
 
 CanvasFrame::CanvasFrame(const Trace& trace)
-    : m_trace(trace)
+    : m_trace(&trace)
 { }
 
 CanvasFrame::~CanvasFrame() = default;
@@ -15,8 +15,8 @@ void CanvasFrame::setStyle(const QPalette& palette, const QFont& labelFont)
     m_colors = canvasColors(palette);
     m_painter.reset();
     m_builder.reset();
-    m_style = std::make_unique<EventStyle>(m_trace, m_colors.dark);
-    m_builder = std::make_unique<DrawListBuilder>(m_trace, *m_style);
+    m_style = std::make_unique<EventStyle>(*m_trace, m_colors.dark);
+    m_builder = std::make_unique<DrawListBuilder>(*m_trace, *m_style);
     m_builder->setSampleMarks(m_sampleMarks);
     m_painter = std::make_unique<CanvasPainter>(*m_style);
     m_painter->setFont(labelFont);
@@ -60,7 +60,7 @@ void CanvasFrame::layOut(const RowTree& rows, const RowLayout& layout, const Tim
 void CanvasFrame::layOutPan(const PanStep& pan)
 {
     const auto before = edgeBoxes(m_drawList);
-    shiftDrawList(m_drawList, pan.shift, pan.scale, m_trace);
+    shiftDrawList(m_drawList, pan.shift, pan.scale, *m_trace);
     m_exposedColumns = exposedColumns(pan.shift, m_drawList.width);
     for (const auto& [first, last] : m_exposedColumns) {
         m_builder->buildColumns(pan.scale, first, last, m_drawList, m_exposed);

@@ -24,6 +24,9 @@ public:
     explicit CanvasFrame(const Trace& trace);
     ~CanvasFrame();
 
+    // Draws `trace` from now on; setStyle() must follow before the next frame.
+    void setTrace(const Trace& trace) { m_trace = &trace; }
+
     // New colours (and the label font) from the widget's palette: a whole new frame follows.
     void setStyle(const QPalette& palette, const QFont& labelFont);
     // The next frame is laid out whole (rows, scroll or size changed).
@@ -50,7 +53,7 @@ public:
 private:
     void layOutPan(const PanStep& pan);
 
-    const Trace& m_trace;
+    const Trace* m_trace;
     CanvasColors m_colors;
     std::unique_ptr<EventStyle> m_style;
     std::unique_ptr<DrawListBuilder> m_builder;

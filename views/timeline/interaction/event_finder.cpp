@@ -15,7 +15,7 @@ EventFinder::EventFinder(const Trace& trace)
     : m_trace(trace)
 { }
 
-QString EventFinder::setPattern(const QString& pattern, bool regex, bool caseSensitive)
+Status EventFinder::setPattern(const QString& pattern, bool regex, bool caseSensitive)
 {
     m_active = false;
     m_matchingNames = 0;
@@ -27,8 +27,10 @@ QString EventFinder::setPattern(const QString& pattern, bool regex, bool caseSen
         expression.setPattern(pattern);
         if (!caseSensitive) expression.setPatternOptions(QRegularExpression::CaseInsensitiveOption);
         if (!expression.isValid())
-            return QStringLiteral("The regular expression is not valid (%1); correct it or untick Regex.")
-                .arg(expression.errorString());
+            return Status::failure(
+                QStringLiteral("The regular expression is not valid (%1); correct it or untick Regex.")
+                    .arg(expression.errorString())
+                    .toStdString());
     }
     if (m_eventsPerName.empty()) countEventsPerName();
     const Qt::CaseSensitivity sensitivity = caseSensitive ? Qt::CaseSensitive : Qt::CaseInsensitive;

@@ -7,6 +7,7 @@
 // counted once, on the first pattern.
 #pragma once
 
+#include "model/common/result.h"
 #include "model/trace/trace.h"
 
 #include <QString>
@@ -29,8 +30,8 @@ class EventFinder
 public:
     explicit EventFinder(const Trace& trace);
 
-    // Sets the pattern; returns an empty string, or one sentence on what is wrong with it.
-    QString setPattern(const QString& pattern, bool regex, bool caseSensitive);
+    // Sets the pattern; a failure says what is wrong with it.
+    Status setPattern(const QString& pattern, bool regex, bool caseSensitive);
     bool hasPattern() const { return m_active; }
     // How many distinct event names match.
     size_t matchingNames() const { return m_matchingNames; }

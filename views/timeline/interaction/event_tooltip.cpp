@@ -1,9 +1,9 @@
 #include "views/timeline/interaction/event_tooltip.h"
 
 #include "model/derived/projected_nvtx_tracks.h"
+#include "model/events/track_labels.h"
 #include "model/text/time_text.h"
 #include "model/trace/event_access.h"
-#include "views/common/stream_name.h"
 #include "views/timeline/interaction/correlated_events.h"
 
 #include <QStringList>
@@ -86,7 +86,7 @@ private:
     void gpuPlacement()
     {
         const TrackKey& key = m_track.key;
-        add(QStringLiteral("Stream"), streamName(m_trace, key));
+        add(QStringLiteral("Stream"), QString::fromStdString(streamName(m_trace, key)));
         add(QStringLiteral("Device"), deviceText(key.device));
         add(QStringLiteral("Context"), QString::number(key.context.value));
     }

@@ -1,6 +1,7 @@
 #include "views/timeline/interaction/timeline_state.h"
 
 #include "views/timeline/interaction/correlated_events.h"
+#include "views/timeline/interaction/trace_swap.h"
 
 #include <algorithm>
 
@@ -39,6 +40,32 @@ TimelineState::TimelineState(std::shared_ptr<const Trace> trace, QObject* parent
 {
     m_clock.start();
     relayout();
+}
+
+void TimelineState::setTrace(std::shared_ptr<const Trace> trace)
+{
+    const ChosenRows chosen
+        = chosenRows(rowKeys(*m_trace, m_rows), m_rows, m_layout, m_scrollY, m_viewportHeight);
+    const std::optional<EventRef> selected
+        = m_selectedEvent ? sameEvent(*m_trace, *m_selectedEvent, *trace) : std::nullopt;
+    m_trace = std::move(trace);
+    m_rows = RowTree::build(*m_trace);
+    const std::vector<RowKey> keys = rowKeys(*m_trace, m_rows);
+    applyExpansion(m_rows, keys, chosen);
+    m_bounds = boundsOf(*m_trace);
+    m_home = homeOf(*m_trace, m_bounds);
+    // The event ids of the old trace mean nothing in the new one: cleared before anyone looks.
+    m_selectedEvent.reset();
+    m_correlated.clear();
+    emit traceChanged();
+    m_layout.rebuild(m_rows, *m_trace, m_laneHeight);
+    m_scrollY = std::clamp(scrollOfTopRow(keys, m_layout, chosen).value_or(0), 0, maxScrollY());
+    emit rowsChanged();
+    emit scrollChanged(m_scrollY);
+    if (selected)
+        selectEvent(selected);
+    else
+        emit eventSelectionChanged(std::nullopt);
 }
 
 void TimelineState::relayout()

@@ -3,6 +3,9 @@
 // history, the dragged time selection, the selected event with its correlated events, the
 // time under the cursor and the vertical scroll position. Widgets change it only through
 // these methods and repaint on its signals, so they never disagree.
+// Its trace can be replaced by another of the same report (setTrace): the window, its history,
+// the selection, the rows opened or closed, the row at the top of the view and the selected
+// event stay, matched by what they show (trace_swap.h), not by TrackId.
 // Invariants: the visible window is at least TimeScale::kMinimumDuration long; interactive
 // zooms and pans stay inside bounds(); scrollY stays within [0, totalHeight - viewport].
 #pragma once
@@ -31,6 +34,10 @@ public:
     explicit TimelineState(std::shared_ptr<const Trace> trace, QObject* parent = nullptr);
 
     const Trace& trace() const { return *m_trace; }
+    const std::shared_ptr<const Trace>& sharedTrace() const { return m_trace; }
+    // Shows `trace` in place of the one shown, keeping what the user chose (above). Emits
+    // traceChanged, then rowsChanged and what else changed.
+    void setTrace(std::shared_ptr<const Trace> trace);
     const RowTree& rows() const { return m_rows; }
     const RowLayout& layout() const { return m_layout; }
 
@@ -82,6 +89,8 @@ public:
     void ensureVisible(int top, int bottom);
 
 signals:
+    // The trace was replaced: whatever was made from the old one is made again.
+    void traceChanged();
     void visibleChanged(sightline::TimeRange range);
     void rowsChanged();
     void selectionChanged(std::optional<sightline::TimeRange> range);

@@ -1,8 +1,8 @@
 #include "views/timeline/rows/row_tree.h"
 
 #include "model/derived/projected_nvtx_tracks.h"
+#include "model/events/track_labels.h"
 #include "model/index/lod.h"
-#include "views/common/stream_name.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -41,6 +41,45 @@ double busyTime(const Trace& trace, TrackId id)
     for (uint32_t i = lane.begin; i < lane.end; ++i)
         busy += double(track.duration(i));
     return busy;
+}
+
+using ContextKey = std::tuple<uint32_t, uint32_t, uint32_t>; // device, pid, context
+using StreamKey = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>; // + stream
+
+struct GpuTracks
+{
+    std::map<ContextKey, std::map<StreamKey, std::vector<TrackId>>> contexts;
+};
+
+} // namespace
+
+// The trace's tracks and counter series by where their rows go.
+struct RowTree::Places
+{
+    explicit Places(const Trace& trace);
+    std::map<uint32_t, GpuTracks> gpus; // device > (process, context) > stream > tracks
+    std::map<uint32_t, std::map<uint32_t, std::vector<TrackId>>> hosts; // pid > tid > tracks
+    std::map<uint32_t, std::vector<uint32_t>> metricsOf; // device > GPU metric series
+    std::map<uint32_t, std::vector<uint32_t>> memoryOf; // device > memory in use
+    std::map<uint32_t, uint32_t> cpuUsageOf; // pid > CPU utilization series
+    std::map<uint32_t, std::vector<uint32_t>> processCountersOf; // pid > its own counter series
+    std::set<uint32_t> cpuThreads; // threads with CPU samples or states
+};
+
+namespace {
+
+// A counter series' row: "SMs Active [%]".
+RowNode counterRow(const Trace& trace, uint32_t c)
+{
+    const CounterSeries& series = trace.counterSeries[c];
+    RowNode row;
+    row.kind = RowKind::Counter;
+    row.label = series.unit.empty()
+        ? fromUtf8(series.name)
+        : QStringLiteral("%1 [%2]").arg(fromUtf8(series.name), fromUtf8(series.unit));
+    row.counter = c;
+    row.whenExpanded = row.whenCollapsed = RowContent::Counter;
+    return row;
 }
 
 void sortByKind(const Trace& trace, std::vector<TrackId>& tracks)
@@ -207,43 +246,19 @@ int RowTree::add(RowNode node, int parent)
     return index;
 }
 
-// The stored tracks and counter series, grouped as the rows show them.
-struct RowTree::Sources
+RowTree::Places::Places(const Trace& trace)
 {
-    std::map<uint32_t, GpuContexts> gpus; // GPU side, grouped device > (process, context) > stream
-    std::map<uint32_t, std::map<uint32_t, std::vector<TrackId>>> hosts; // pid > tid > tracks
-    std::map<uint32_t, std::vector<uint32_t>> metricsOf; // device > GPU metric series
-    std::map<uint32_t, std::vector<uint32_t>> memoryOf; // device > memory in use
-    std::map<uint32_t, uint32_t> cpuUsageOf; // pid > CPU utilization series
-    std::map<uint32_t, std::vector<uint32_t>> processCountersOf; // pid > its own counter series
-    std::set<uint32_t> cpuThreads; // threads with CPU samples or states
-};
-
-RowTree RowTree::build(const Trace& trace)
-{
-    RowTree tree;
-    tree.m_leafOfTrack.assign(trace.trackCount(), -1);
-    tree.m_storedTracks = trace.tracks.size();
-    Sources sources = gather(trace);
-    for (auto& [device, contexts] : sources.gpus)
-        tree.addGpuRows(trace, DeviceId(device), contexts, sources);
-    if (!sources.hosts.empty()) tree.addProcessRows(trace, sources);
-    return tree;
-}
-
-RowTree::Sources RowTree::gather(const Trace& trace)
-{
-    Sources sources;
+    // GPU side, grouped device > (process, context) > stream.
     for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
         const TrackKey& key = trace.tracks[t].key;
         if (trace.tracks[t].size() == 0) continue;
         if (onStream(key))
-            sources
-                .gpus[key.device.value][{key.device.value, key.pid.value, key.context.value}]
-                     [{key.device.value, key.pid.value, key.context.value, key.stream.value}]
+            gpus[key.device.value]
+                .contexts[{key.device.value, key.pid.value, key.context.value}]
+                         [{key.device.value, key.pid.value, key.context.value, key.stream.value}]
                 .push_back(TrackId(t));
         else
-            sources.hosts[key.pid.value][key.tid.value].push_back(TrackId(t));
+            hosts[key.pid.value][key.tid.value].push_back(TrackId(t));
     }
 
     // GPUs with sampled metrics but no recorded work still get their row; so do processes and
@@ -252,143 +267,144 @@ RowTree::Sources RowTree::gather(const Trace& trace)
         const CounterSeries& series = trace.counterSeries[c];
         switch (series.source) {
         case CounterSource::GpuMetrics:
-            sources.metricsOf[series.device.value].push_back(c);
-            sources.gpus[series.device.value];
+            metricsOf[series.device.value].push_back(c);
+            gpus[series.device.value];
             break;
         case CounterSource::GpuMemory:
-            sources.memoryOf[series.device.value].push_back(c);
-            sources.gpus[series.device.value];
+            memoryOf[series.device.value].push_back(c);
+            gpus[series.device.value];
             break;
         case CounterSource::CpuUtilization:
-            sources.cpuUsageOf[series.pid.value] = c;
-            sources.hosts[series.pid.value];
+            cpuUsageOf[series.pid.value] = c;
+            hosts[series.pid.value];
             break;
         case CounterSource::Process:
-            sources.processCountersOf[series.pid.value].push_back(c);
-            sources.hosts[series.pid.value];
+            processCountersOf[series.pid.value].push_back(c);
+            hosts[series.pid.value];
             break;
         }
     }
-    sources.cpuThreads = threadsWithCpuData(trace.cpu);
-    for (uint32_t tid : sources.cpuThreads)
-        sources.hosts[pidOf(trace, Tid(tid)).value][tid];
-    return sources;
+    cpuThreads = threadsWithCpuData(trace.cpu);
+    for (uint32_t tid : cpuThreads)
+        hosts[pidOf(trace, Tid(tid)).value][tid];
 }
 
-namespace {
-
-RowNode counterRow(const Trace& trace, uint32_t c)
+RowTree RowTree::build(const Trace& trace)
 {
-    const CounterSeries& series = trace.counterSeries[c];
-    RowNode row;
-    row.kind = RowKind::Counter;
-    row.label = series.unit.empty()
-        ? fromUtf8(series.name)
-        : QStringLiteral("%1 [%2]").arg(fromUtf8(series.name), fromUtf8(series.unit));
-    row.counter = c;
-    row.whenExpanded = row.whenCollapsed = RowContent::Counter;
-    return row;
+    RowTree tree;
+    tree.m_leafOfTrack.assign(trace.trackCount(), -1);
+    tree.m_storedTracks = trace.tracks.size();
+    Places places(trace);
+    tree.addGpuRows(trace, places);
+    if (!places.hosts.empty()) tree.addHostRows(trace, places);
+    return tree;
 }
 
-} // namespace
-
-void RowTree::addGpuRows(const Trace& trace, DeviceId device, GpuContexts& contexts, const Sources& sources)
+void RowTree::addGpuRows(const Trace& trace, Places& places)
 {
-    std::vector<TrackId> deviceWork;
-    for (auto& [contextKey, streams] : contexts)
-        for (auto& [streamKey, tracks] : streams) {
-            sortByKind(trace, tracks);
-            for (TrackId id : gpuWork(trace, tracks))
-                deviceWork.push_back(id);
-        }
-    RowNode gpuNode = group(RowKind::Gpu, gpuLabel(trace, device), RowContent::Utilization, deviceWork, true);
-    gpuNode.whenExpanded = RowContent::Utilization;
-    const auto metrics = sources.metricsOf.find(device.value);
-    if (metrics != sources.metricsOf.end()) {
-        // Collapsed, the GPU row shows how busy its SMs were, as Nsight Systems does.
-        for (uint32_t c : metrics->second)
-            if (trace.counterSeries[c].name == gpu_metric::kSmsActive) {
-                gpuNode.whenCollapsed = RowContent::Counter;
-                gpuNode.counter = c;
+    const auto& metricsOf = places.metricsOf;
+    const auto& memoryOf = places.memoryOf;
+    for (auto& [device, gpu] : places.gpus) {
+        std::vector<TrackId> deviceWork;
+        for (auto& [contextKey, streams] : gpu.contexts)
+            for (auto& [streamKey, tracks] : streams) {
+                sortByKind(trace, tracks);
+                for (TrackId id : gpuWork(trace, tracks))
+                    deviceWork.push_back(id);
             }
-    }
-    const int gpuIndex = add(std::move(gpuNode), -1);
-    addProjectionRows(trace, device, gpuIndex);
-    if (metrics != sources.metricsOf.end()) {
-        const int metricsGroup
-            = add(group(RowKind::GpuMetrics, QStringLiteral("GPU Metrics"), RowContent::Nothing, {}, true),
+        RowNode gpuNode = group(
+            RowKind::Gpu, gpuLabel(trace, DeviceId(device)), RowContent::Utilization, deviceWork, true);
+        gpuNode.whenExpanded = RowContent::Utilization;
+        const auto metrics = metricsOf.find(device);
+        if (metrics != metricsOf.end()) {
+            // Collapsed, the GPU row shows how busy its SMs were, as Nsight Systems does.
+            for (uint32_t c : metrics->second)
+                if (trace.counterSeries[c].name == gpu_metric::kSmsActive) {
+                    gpuNode.whenCollapsed = RowContent::Counter;
+                    gpuNode.counter = c;
+                }
+        }
+        const int gpuIndex = add(std::move(gpuNode), -1);
+        addProjectionRows(trace, DeviceId(device), gpuIndex);
+        if (metrics != metricsOf.end()) {
+            const int metricsGroup = add(
+                group(RowKind::GpuMetrics, QStringLiteral("GPU Metrics"), RowContent::Nothing, {}, true),
                 gpuIndex);
-        for (uint32_t c : metrics->second)
-            add(counterRow(trace, c), metricsGroup);
+            for (uint32_t c : metrics->second)
+                add(counterRow(trace, c), metricsGroup);
+        }
+        if (const auto memory = memoryOf.find(device); memory != memoryOf.end())
+            for (uint32_t c : memory->second)
+                add(counterRow(trace, c), gpuIndex);
+        const bool severalContexts = gpu.contexts.size() > 1;
+        for (auto& [contextKey, streams] : gpu.contexts) {
+            const auto [dev, pid, context] = contextKey;
+            std::vector<TrackId> contextWork;
+            std::vector<double> streamBusy;
+            double contextBusy = 0;
+            for (auto& [streamKey, tracks] : streams) {
+                double busy = 0;
+                for (TrackId id : gpuWork(trace, tracks)) {
+                    contextWork.push_back(id);
+                    busy += busyTime(trace, id);
+                }
+                streamBusy.push_back(busy);
+                contextBusy += busy;
+            }
+            QString contextLabel = QStringLiteral("Context %1").arg(context);
+            if (severalContexts) contextLabel += QStringLiteral(" \u00b7 ") + processLabel(trace, Pid(pid));
+            RowNode allStreams = group(
+                RowKind::AllStreams, QStringLiteral("[All Streams]"), RowContent::Merged, contextWork, false);
+            RowNode contextNode
+                = group(RowKind::Context, contextLabel, RowContent::Merged, contextWork, true);
+            int contextIndex = -1;
+            if (severalContexts) {
+                contextIndex = add(std::move(contextNode), gpuIndex);
+                add(std::move(allStreams), contextIndex);
+            } else {
+                add(std::move(allStreams), gpuIndex);
+                contextIndex = add(std::move(contextNode), gpuIndex);
+            }
+            size_t s = 0;
+            for (auto& [streamKey, tracks] : streams) {
+                const QString name
+                    = QString::fromStdString(streamName(trace, trace.track(tracks.front()).key));
+                // Collapsed, a stream shows its GPU work only: one with ranges on it (PyTorch's
+                // gpu_user_annotation) starts open, so they are seen.
+                const bool annotated = std::any_of(tracks.begin(), tracks.end(),
+                    [&](TrackId id) { return trace.track(id).key.kind == TrackKind::Nvtx; });
+                const int streamIndex
+                    = add(group(RowKind::Stream, percentLabel(streamBusy[s], contextBusy, name),
+                              RowContent::Merged, gpuWork(trace, tracks), annotated),
+                        contextIndex);
+                for (TrackId id : tracks) {
+                    const TrackKind kind = trace.track(id).key.kind;
+                    QString label = kind == TrackKind::Kernels ? QStringLiteral("Kernels")
+                        : kind == TrackKind::Memory            ? QStringLiteral("Memory")
+                        : kind == TrackKind::Nvtx              ? hostRowLabel(trace, trace.track(id).key)
+                                                               : QStringLiteral("Synchronization");
+                    if (kind == TrackKind::Kernels || kind == TrackKind::Memory)
+                        label = percentLabel(busyTime(trace, id), streamBusy[s], label);
+                    add(leaf(rowKindOf(kind), label, id), streamIndex);
+                }
+                ++s;
+            }
+        }
     }
-    if (const auto memory = sources.memoryOf.find(device.value); memory != sources.memoryOf.end())
-        for (uint32_t c : memory->second)
-            add(counterRow(trace, c), gpuIndex);
-    for (auto& [contextKey, streams] : contexts)
-        addContextRows(
-            trace, std::get<1>(contextKey), std::get<2>(contextKey), streams, contexts.size() > 1, gpuIndex);
 }
 
-void RowTree::addContextRows(const Trace& trace, uint32_t pid, uint32_t context, GpuStreams& streams,
-    bool severalContexts, int gpuIndex)
+void RowTree::addHostRows(const Trace& trace, Places& places)
 {
-    std::vector<TrackId> contextWork;
-    std::vector<double> streamBusy;
-    double contextBusy = 0;
-    for (auto& [streamKey, tracks] : streams) {
-        double busy = 0;
-        for (TrackId id : gpuWork(trace, tracks)) {
-            contextWork.push_back(id);
-            busy += busyTime(trace, id);
-        }
-        streamBusy.push_back(busy);
-        contextBusy += busy;
-    }
-    QString contextLabel = QStringLiteral("Context %1").arg(context);
-    if (severalContexts) contextLabel += QStringLiteral(" \u00b7 ") + processLabel(trace, Pid(pid));
-    RowNode allStreams
-        = group(RowKind::AllStreams, QStringLiteral("[All Streams]"), RowContent::Merged, contextWork, false);
-    RowNode contextNode = group(RowKind::Context, contextLabel, RowContent::Merged, contextWork, true);
-    int contextIndex = -1;
-    if (severalContexts) {
-        contextIndex = add(std::move(contextNode), gpuIndex);
-        add(std::move(allStreams), contextIndex);
-    } else {
-        add(std::move(allStreams), gpuIndex);
-        contextIndex = add(std::move(contextNode), gpuIndex);
-    }
-    size_t s = 0;
-    for (auto& [streamKey, tracks] : streams) {
-        const QString name = streamName(trace, trace.track(tracks.front()).key);
-        // Collapsed, a stream shows its GPU work only: one with ranges on it (PyTorch's
-        // gpu_user_annotation) starts open, so they are seen.
-        const bool annotated = std::any_of(tracks.begin(), tracks.end(),
-            [&](TrackId id) { return trace.track(id).key.kind == TrackKind::Nvtx; });
-        const int streamIndex = add(group(RowKind::Stream, percentLabel(streamBusy[s], contextBusy, name),
-                                        RowContent::Merged, gpuWork(trace, tracks), annotated),
-            contextIndex);
-        for (TrackId id : tracks) {
-            const TrackKind kind = trace.track(id).key.kind;
-            QString label = kind == TrackKind::Kernels ? QStringLiteral("Kernels")
-                : kind == TrackKind::Memory            ? QStringLiteral("Memory")
-                : kind == TrackKind::Nvtx              ? hostRowLabel(trace, trace.track(id).key)
-                                                       : QStringLiteral("Synchronization");
-            if (kind == TrackKind::Kernels || kind == TrackKind::Memory)
-                label = percentLabel(busyTime(trace, id), streamBusy[s], label);
-            add(leaf(rowKindOf(kind), label, id), streamIndex);
-        }
-        ++s;
-    }
-}
-
-void RowTree::addProcessRows(const Trace& trace, Sources& sources)
-{
+    auto& hosts = places.hosts;
+    const auto& cpuUsageOf = places.cpuUsageOf;
+    const auto& processCountersOf = places.processCountersOf;
+    const auto& cpuThreads = places.cpuThreads;
     std::vector<TrackId> allHost;
-    for (auto& [pid, threads] : sources.hosts)
+    for (auto& [pid, threads] : hosts)
         for (auto& [tid, tracks] : threads)
             allHost.insert(allHost.end(), tracks.begin(), tracks.end());
     const int processesIndex
-        = add(group(RowKind::Processes, QStringLiteral("Processes (%1)").arg(sources.hosts.size()),
+        = add(group(RowKind::Processes, QStringLiteral("Processes (%1)").arg(hosts.size()),
                   RowContent::Utilization, hostActivity(trace, allHost), true),
             -1);
     // Processes that put work on a GPU first (a torchrun launcher's ranks before the
@@ -397,56 +413,49 @@ void RowTree::addProcessRows(const Trace& trace, Sources& sources)
     for (const Track& track : trace.tracks)
         if (isGpuKind(track.key.kind)) gpuPids.insert(track.key.pid.value);
     std::vector<uint32_t> processOrder;
-    for (const auto& entry : sources.hosts)
+    for (const auto& entry : hosts)
         processOrder.push_back(entry.first);
     std::stable_partition(
         processOrder.begin(), processOrder.end(), [&](uint32_t pid) { return gpuPids.contains(pid); });
     for (const uint32_t pid : processOrder) {
-        auto& threads = sources.hosts[pid];
+        auto& threads = hosts[pid];
         std::vector<TrackId> processTracks;
         for (auto& [tid, tracks] : threads)
             processTracks.insert(processTracks.end(), tracks.begin(), tracks.end());
         RowNode processNode = group(RowKind::Process, processLabel(trace, Pid(pid)), RowContent::Utilization,
             hostActivity(trace, processTracks), true);
-        const auto cpuUsage = sources.cpuUsageOf.find(pid);
-        if (cpuUsage != sources.cpuUsageOf.end()) {
+        const auto cpuUsage = cpuUsageOf.find(pid);
+        if (cpuUsage != cpuUsageOf.end()) {
             // Collapsed, the process row shows its CPU utilization, as Nsight Systems does.
             processNode.whenCollapsed = RowContent::Counter;
             processNode.counter = cpuUsage->second;
         }
         const int processIndex = add(std::move(processNode), processesIndex);
-        if (cpuUsage != sources.cpuUsageOf.end()) add(counterRow(trace, cpuUsage->second), processIndex);
-        if (const auto counters = sources.processCountersOf.find(pid);
-            counters != sources.processCountersOf.end())
+        if (cpuUsage != cpuUsageOf.end()) add(counterRow(trace, cpuUsage->second), processIndex);
+        if (const auto counters = processCountersOf.find(pid); counters != processCountersOf.end())
             for (uint32_t c : counters->second)
                 add(counterRow(trace, c), processIndex);
-        addThreadRows(trace, pid, threads, sources.cpuThreads, processIndex);
-    }
-}
-
-void RowTree::addThreadRows(const Trace& trace, uint32_t pid,
-    std::map<uint32_t, std::vector<TrackId>>& threads, const std::set<uint32_t>& cpuThreads, int processIndex)
-{
-    // The main thread (tid == pid) first, then by tid.
-    std::vector<uint32_t> order;
-    for (auto& entry : threads)
-        order.push_back(entry.first);
-    std::stable_partition(order.begin(), order.end(), [pid](uint32_t tid) { return tid == pid; });
-    for (uint32_t tid : order) {
-        std::vector<TrackId>& tracks = threads[tid];
-        sortByKind(trace, tracks);
-        const bool usesCuda = std::any_of(tracks.begin(), tracks.end(),
-            [&](TrackId id) { return trace.track(id).key.kind != TrackKind::OsRuntime; });
-        RowNode threadNode = group(RowKind::Thread, threadLabel(trace, Tid(tid)), RowContent::Utilization,
-            hostActivity(trace, tracks), usesCuda);
-        if (cpuThreads.count(tid)) {
-            threadNode.thread = Tid(tid);
-            threadNode.whenExpanded = threadNode.whenCollapsed = RowContent::ThreadCpu;
-        }
-        const int threadIndex = add(std::move(threadNode), processIndex);
-        for (TrackId id : tracks) {
-            const TrackKey& key = trace.track(id).key;
-            add(leaf(rowKindOf(key.kind), hostRowLabel(trace, key), id), threadIndex);
+        // The main thread (tid == pid) first, then by tid.
+        std::vector<uint32_t> order;
+        for (auto& entry : threads)
+            order.push_back(entry.first);
+        std::stable_partition(order.begin(), order.end(), [pid = pid](uint32_t tid) { return tid == pid; });
+        for (uint32_t tid : order) {
+            std::vector<TrackId>& tracks = threads[tid];
+            sortByKind(trace, tracks);
+            const bool usesCuda = std::any_of(tracks.begin(), tracks.end(),
+                [&](TrackId id) { return trace.track(id).key.kind != TrackKind::OsRuntime; });
+            RowNode threadNode = group(RowKind::Thread, threadLabel(trace, Tid(tid)), RowContent::Utilization,
+                hostActivity(trace, tracks), usesCuda);
+            if (cpuThreads.count(tid)) {
+                threadNode.thread = Tid(tid);
+                threadNode.whenExpanded = threadNode.whenCollapsed = RowContent::ThreadCpu;
+            }
+            const int threadIndex = add(std::move(threadNode), processIndex);
+            for (TrackId id : tracks) {
+                const TrackKey& key = trace.track(id).key;
+                add(leaf(rowKindOf(key.kind), hostRowLabel(trace, key), id), threadIndex);
+            }
         }
     }
 }

@@ -15,9 +15,6 @@
 #include "model/trace/trace.h"
 
 #include <QString>
-#include <map>
-#include <set>
-#include <tuple>
 #include <vector>
 
 namespace sightline::views {
@@ -97,24 +94,12 @@ public:
     int find(const QString& label) const;
 
 private:
-    using ContextKey = std::tuple<uint32_t, uint32_t, uint32_t>; // device, pid, context
-    using StreamKey = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>; // + stream
-    using GpuStreams = std::map<StreamKey, std::vector<TrackId>>;
-    using GpuContexts = std::map<ContextKey, GpuStreams>;
-    struct Sources; // what build() makes rows of, gathered from the trace
-    static Sources gather(const Trace& trace);
-
+    struct Places;
+    void addGpuRows(const Trace& trace, Places& places);
+    void addHostRows(const Trace& trace, Places& places);
     int add(RowNode node, int parent);
-    // A GPU's row and everything under it: projected NVTX, metrics, memory, contexts, streams.
-    void addGpuRows(const Trace& trace, DeviceId device, GpuContexts& contexts, const Sources& sources);
     // The GPU's "NVTX (projected)" rows, from the trace's projected NVTX tracks.
     void addProjectionRows(const Trace& trace, DeviceId device, int gpuIndex);
-    void addContextRows(const Trace& trace, uint32_t pid, uint32_t context, GpuStreams& streams,
-        bool severalContexts, int gpuIndex);
-    // "Processes", each process with its counters and its threads.
-    void addProcessRows(const Trace& trace, Sources& sources);
-    void addThreadRows(const Trace& trace, uint32_t pid, std::map<uint32_t, std::vector<TrackId>>& threads,
-        const std::set<uint32_t>& cpuThreads, int processIndex);
 
     std::vector<RowNode> m_nodes;
     std::vector<int> m_roots;

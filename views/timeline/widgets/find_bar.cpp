@@ -16,7 +16,7 @@ namespace sightline::views {
 FindBar::FindBar(TimelineState& state, QWidget* parent)
     : QWidget(parent)
     , m_state(state)
-    , m_finder(state.trace())
+    , m_finder(std::in_place, state.trace())
 {
     setObjectName(QStringLiteral("timelineFindBar"));
     m_field = new QLineEdit(this);
@@ -59,6 +59,11 @@ FindBar::FindBar(TimelineState& state, QWidget* parent)
         hide();
         emit closed();
     });
+    connect(&m_state, &TimelineState::traceChanged, this, [this] {
+        m_finder.emplace(m_state.trace());
+        m_current.reset();
+        m_patternDirty = true;
+    });
 }
 
 void FindBar::activate()
@@ -92,24 +97,24 @@ void FindBar::findPrevious()
 void FindBar::step(FindDirection direction)
 {
     if (m_patternDirty) {
-        const QString error
-            = m_finder.setPattern(m_field->text(), m_regex->isChecked(), m_caseSensitive->isChecked());
+        const Status accepted
+            = m_finder->setPattern(m_field->text(), m_regex->isChecked(), m_caseSensitive->isChecked());
         m_patternDirty = false;
         m_current.reset();
-        if (!error.isEmpty()) {
-            m_status->setText(error);
+        if (!accepted) {
+            m_status->setText(QString::fromStdString(accepted.error()));
             return;
         }
     }
-    if (!m_finder.hasPattern()) return;
+    if (!m_finder->hasPattern()) return;
     // Continue from the selected event when it is the last match; else from the view's start.
     std::optional<FindPosition> from;
-    if (m_current && m_state.selectedEvent() == m_current) from = m_finder.positionOf(*m_current);
+    if (m_current && m_state.selectedEvent() == m_current) from = m_finder->positionOf(*m_current);
     std::optional<EventRef> found;
     if (from || direction == FindDirection::Previous)
-        found = m_finder.step(from, direction);
+        found = m_finder->step(from, direction);
     else
-        found = m_finder.firstFrom(m_state.visible().start);
+        found = m_finder->firstFrom(m_state.visible().start);
     if (!found) {
         m_status->setText(tr("No event name matches."));
         return;
@@ -117,7 +122,7 @@ void FindBar::step(FindDirection direction)
     m_current = found;
     m_state.selectEvent(found);
     bringIntoView(m_state, *found, true);
-    const uint64_t matching = m_finder.matchingEvents();
+    const uint64_t matching = m_finder->matchingEvents();
     m_status->setText(matching == 1 ? tr("1 event matches.")
                                     : tr("%1 events match.").arg(QLocale().toString(qulonglong(matching))));
 }

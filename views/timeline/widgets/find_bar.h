@@ -8,6 +8,7 @@
 #include "views/timeline/interaction/timeline_state.h"
 
 #include <QWidget>
+#include <optional>
 
 class QCheckBox;
 class QLabel;
@@ -38,7 +39,7 @@ private:
     void step(FindDirection direction);
 
     TimelineState& m_state;
-    EventFinder m_finder;
+    std::optional<EventFinder> m_finder; // of the state's trace, made again when it changes
     QLineEdit* m_field = nullptr;
     QCheckBox* m_regex = nullptr;
     QCheckBox* m_caseSensitive = nullptr;

@@ -28,6 +28,7 @@ RowHeaderPane::RowHeaderPane(TimelineState& state, QWidget* parent)
     setMinimumWidth(120);
     setFocusPolicy(Qt::ClickFocus);
     auto repaint = [this] { update(); };
+    connect(&m_state, &TimelineState::traceChanged, this, [this] { m_labelWidths.clear(); });
     connect(&m_state, &TimelineState::rowsChanged, this, repaint);
     connect(&m_state, &TimelineState::scrollChanged, this, repaint);
     connect(&m_state, &TimelineState::eventSelectionChanged, this, repaint);

@@ -28,6 +28,7 @@ TimelineCanvas::TimelineCanvas(TimelineState& state, QWidget* parent)
     setAttribute(Qt::WA_OpaquePaintEvent);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     rebuildStyle();
+    connect(&m_state, &TimelineState::traceChanged, this, &TimelineCanvas::onTraceChanged);
     connect(&m_state, &TimelineState::visibleChanged, this, &TimelineCanvas::onVisibleChanged);
     connect(&m_state, &TimelineState::rowsChanged, this, &TimelineCanvas::invalidate);
     connect(&m_state, &TimelineState::scrollChanged, this, &TimelineCanvas::invalidate);
@@ -45,6 +46,17 @@ void TimelineCanvas::rebuildStyle()
     labelFont.setPointSizeF(labelFont.pointSizeF() * 0.92);
     m_frame.setStyle(palette(), labelFont);
     update();
+}
+
+void TimelineCanvas::onTraceChanged()
+{
+    // The style, the builder and its tiles are the old trace's; so is what the mouse was over,
+    // and the highlighted samples (stack ids of the old trace's CPU profile).
+    m_hover.reset();
+    m_jumpTargets.clear();
+    m_frame.setTrace(m_state.trace());
+    m_frame.setSampleMarks(nullptr);
+    rebuildStyle();
 }
 
 void TimelineCanvas::invalidate()

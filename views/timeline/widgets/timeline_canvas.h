@@ -75,6 +75,7 @@ private:
     enum class Drag : uint8_t { None, Pending, Select, Pan };
 
     void rebuildStyle();
+    void onTraceChanged();
     void invalidate();
     void onVisibleChanged();
     void hideStaleToolTip(); // the view moved: what the tooltip describes is no longer there

@@ -23,7 +23,6 @@ namespace sightline::views {
 class TimelineView::Private
 {
 public:
-    std::shared_ptr<const Trace> trace;
     TimelineState* state = nullptr;
     FindBar* findBar = nullptr;
     QLabel* corner = nullptr;
@@ -48,8 +47,7 @@ TimelineView::TimelineView(std::shared_ptr<const Trace> trace, QWidget* parent)
     , d(std::make_unique<Private>())
 {
     setObjectName(QStringLiteral("timelineView"));
-    d->trace = std::move(trace);
-    d->state = new TimelineState(d->trace, this);
+    d->state = new TimelineState(std::move(trace), this);
     d->state->setLaneHeight(fontMetrics().height() + 6);
     TimelineState& state = *d->state;
 
@@ -125,7 +123,11 @@ TimelineView::~TimelineView() = default;
 
 const Trace& TimelineView::trace() const
 {
-    return *d->trace;
+    return d->state->trace();
+}
+void TimelineView::setTrace(std::shared_ptr<const Trace> trace)
+{
+    d->state->setTrace(std::move(trace));
 }
 TimeRange TimelineView::visibleRange() const
 {

@@ -30,6 +30,10 @@ public:
     ~TimelineView() override;
 
     const Trace& trace() const;
+    // Shows `trace` in place of the one shown (another of the same report: its overview, its
+    // events, a range of them, a re-read), keeping the window, the selection, the rows opened
+    // or closed, the scroll position and the selected event (TimelineState::setTrace).
+    void setTrace(std::shared_ptr<const Trace> trace);
 
     // The visible time range; setVisibleRange pushes the old one onto the zoom history.
     TimeRange visibleRange() const;

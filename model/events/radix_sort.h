@@ -1,6 +1,7 @@
-// A stable least-significant-digit radix sort of (key, row) pairs by key, ascending: what the
-// Events View uses to order millions of rows by a column in linear time. Keys are 64-bit and
-// ordered as unsigned integers; callers map their values to such keys (see event_sort_keys.h).
+// A stable least-significant-digit radix sort of (key, row) pairs by key, ascending: what
+// listing events (event_rows.h) and the Events View's sort by a column use to order millions of
+// rows in linear time. Keys are 64-bit and ordered as unsigned integers; callers map their values
+// to such keys (orderedKey below).
 // Byte positions where every key has the same digit are skipped, so small keys (durations,
 // ranks) cost few passes. Cancellable between passes.
 #pragma once
@@ -9,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace sightline::views {
+namespace sightline {
 
 // Sorts `rows` by `keys` (same length; both are permuted). Equal keys keep their order.
 // Returns false, leaving both in an unspecified order, when `cancel` was set.
@@ -24,4 +25,4 @@ constexpr uint64_t orderedKey(int64_t value)
 // Maps a double (not NaN) to an unsigned key with the same order.
 uint64_t orderedKey(double value);
 
-} // namespace sightline::views
+} // namespace sightline

@@ -1,4 +1,4 @@
-#include "views/events/radix_sort.h"
+#include "model/events/radix_sort.h"
 
 #include "model/common/huge_pages.h"
 
@@ -6,7 +6,7 @@
 #include <bit>
 #include <memory>
 
-namespace sightline::views {
+namespace sightline {
 namespace {
 
 constexpr int kDigitBits = 8;
@@ -77,4 +77,4 @@ bool radixSortByKey(std::vector<uint64_t>& keys, std::vector<uint32_t>& rows, co
     return true;
 }
 
-} // namespace sightline::views
+} // namespace sightline

@@ -1,13 +1,13 @@
-#include "views/events/event_rows.h"
+#include "model/events/event_rows.h"
 
 #include "model/common/huge_pages.h"
-#include "views/events/event_names.h"
-#include "views/events/radix_sort.h"
+#include "model/events/event_names.h"
+#include "model/events/radix_sort.h"
 
 #include <algorithm>
 #include <queue>
 
-namespace sightline::views {
+namespace sightline {
 namespace {
 
 // Rows in start order: a lane's events, or a counter series' samples.
@@ -203,4 +203,4 @@ ContainedEvents eventsInsideRange(const Trace& trace, EventRef range, size_t lim
     return result;
 }
 
-} // namespace sightline::views
+} // namespace sightline

@@ -1,10 +1,12 @@
-#include "app/ui/shell/report_loader.h"
+#include "app/ui/document/report_loader.h"
 
 #include "app/ui/common/memory_budget.h"
 #include "model/format/report_io.h"
 #include "model/format/report_outline.h"
 #include "model/format/report_overview.h"
 #include "model/import/open_trace.h"
+#include "model/open/report_hold.h"
+#include "model/open/source_identity.h"
 
 #include <QElapsedTimer>
 #include <QLocale>
@@ -28,6 +30,7 @@ LoadOutcome readTrace(const QString& path, ReadOptions options)
         outcome.status = LoadOutcome::Status::Cancelled;
     } else if (result) {
         outcome.status = LoadOutcome::Status::Loaded;
+        identifySource(result.value(), path.toStdString());
         outcome.trace = std::make_shared<const Trace>(std::move(result.value()));
     } else {
         outcome.status = LoadOutcome::Status::Failed;
@@ -58,6 +61,7 @@ std::optional<LoadOutcome> loadReportOverview(const QString& path)
         return std::nullopt;
     } else {
         ReportOverview& overview = *result.value();
+        identifySource(overview.trace, file);
         outcome.status = LoadOutcome::Status::Loaded;
         outcome.overview = true;
         outcome.reportEvents = overview.events;
@@ -77,9 +81,10 @@ namespace {
 std::optional<LoadOutcome> refuseOverBudgetWithoutOverview(const QString& path, uint64_t budget)
 {
     const Result<std::optional<ReportOutline>> outline = readReportOutline(path.toStdString());
-    if (!outline || !outline.value() || outline.value()->eventCount() <= budget / kResidentBytesPerEvent)
-        return std::nullopt;
+    if (!outline || !outline.value()) return std::nullopt;
     const uint64_t events = outline.value()->eventCount();
+    if (decideHold({events, nullptr}, std::nullopt, budget, RangeMargin::Around).kind != HoldKind::Refused)
+        return std::nullopt;
     const QLocale locale;
     LoadOutcome refused;
     refused.status = LoadOutcome::Status::Failed;
@@ -207,8 +212,11 @@ void LoadRequest::start()
                     }
                 if (shown && !channel->cancelled) {
                     const uint64_t events = overview->reportEvents;
+                    const HoldKind hold = decideHold(
+                        {events, overview->batches.get()}, std::nullopt, budget, RangeMargin::Around)
+                                              .kind;
                     channel->deliverOverview(std::move(*overview));
-                    if (events > budget / kResidentBytesPerEvent) {
+                    if (hold == HoldKind::Overview) {
                         LoadOutcome overBudget;
                         overBudget.status = LoadOutcome::Status::OverBudget;
                         overBudget.reportEvents = events;

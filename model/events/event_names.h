@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-namespace sightline::views {
+namespace sightline {
 
 // The row of sample `sample` of counter series `series`.
 inline EventRef counterSampleRow(const Trace& trace, uint32_t series, uint32_t sample)
@@ -69,4 +69,4 @@ private:
     std::vector<std::string> m_derived; // memory operations, synchronization operations, counter series
 };
 
-} // namespace sightline::views
+} // namespace sightline

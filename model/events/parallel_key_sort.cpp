@@ -1,4 +1,4 @@
-#include "views/pagedevents/parallel_key_sort.h"
+#include "model/events/parallel_key_sort.h"
 
 #include "model/common/huge_pages.h"
 #include "model/common/parallel_for.h"
@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <bit>
 
-namespace sightline::views {
+namespace sightline {
 
 namespace {
 
@@ -121,4 +121,4 @@ bool sortKeysInParallel(std::vector<uint64_t>& keys, const std::atomic<bool>* ca
     return !cancelled(cancel);
 }
 
-} // namespace sightline::views
+} // namespace sightline

@@ -1,10 +1,11 @@
-// Which events the Events View lists: the events of a set of tracks, optionally limited to a
-// time range, or an explicit list of events, or the samples of a counter series (listed as rows
-// like events, event_names.h), as (track, index) references in start order; the
-// first few of them cheaply (so the first screen paints before the full list is sorted); and
-// the events an NVTX range contains. Everything here reads the Trace's lanes: each lane is
-// sorted by start and its events never overlap, so the events of a lane in a range, or inside
-// a range, are one contiguous index run found by two binary searches.
+// Which events a listing holds (the Events View's table, the files of `sightline export --type
+// csv`): the events of a set of tracks, optionally limited to a time range, or an explicit list
+// of events, or the samples of a counter series (listed as rows like events, event_names.h), as
+// (track, index) references in start order; the first few of them cheaply (so the first screen
+// paints before the full list is sorted); and the events an NVTX range contains. Everything here
+// reads the Trace's lanes: each lane is sorted by start and its events never overlap, so the
+// events of a lane in a range, or inside a range, are one contiguous index run found by two
+// binary searches.
 #pragma once
 
 #include "model/trace/trace.h"
@@ -13,7 +14,7 @@
 #include <optional>
 #include <vector>
 
-namespace sightline::views {
+namespace sightline {
 
 // How a time range limits the list: events overlapping it (what the timeline shows in a
 // selection), or events starting inside it (what the stats engine counts).
@@ -54,4 +55,4 @@ struct ContainedEvents
 };
 ContainedEvents eventsInsideRange(const Trace& trace, EventRef range, size_t limit);
 
-} // namespace sightline::views
+} // namespace sightline

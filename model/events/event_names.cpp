@@ -1,8 +1,8 @@
-#include "views/events/event_names.h"
+#include "model/events/event_names.h"
 
 #include "model/trace/event_access.h"
 
-namespace sightline::views {
+namespace sightline {
 
 EventNames::EventNames(const Trace& trace)
     : m_trace(trace)
@@ -19,4 +19,4 @@ EventNames::EventNames(const Trace& trace)
         m_derived.push_back(series.name);
 }
 
-} // namespace sightline::views
+} // namespace sightline

@@ -6,8 +6,8 @@
 #include "timeline_widget_fixture.h"
 #include "views/timeline/frame/event_style.h"
 #include "views/timeline/frame/thread_cpu_columns.h"
-#include "views/timeline/interaction/event_tooltip.h"
 #include "views/timeline/interaction/thread_cpu_hit.h"
+#include "views/timeline/tooltips/event_tooltip.h"
 
 #include <catch2/catch.hpp>
 

@@ -5,7 +5,7 @@
 #include "timeline_fixture.h"
 #include "views/timeline/interaction/correlated_events.h"
 #include "views/timeline/interaction/event_finder.h"
-#include "views/timeline/interaction/event_tooltip.h"
+#include "views/timeline/tooltips/event_tooltip.h"
 
 #include <QRegularExpression>
 #include <algorithm>

@@ -6,10 +6,10 @@
 #include "model/index/lod.h"
 #include "views/timeline/frame/draw_list_builder.h"
 #include "views/timeline/interaction/event_geometry.h"
-#include "views/timeline/interaction/event_tooltip.h"
 #include "views/timeline/interaction/timeline_state.h"
 #include "views/timeline/rows/row_layout.h"
 #include "views/timeline/rows/row_tree.h"
+#include "views/timeline/tooltips/event_tooltip.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,10 +1,10 @@
 #include "views/timeline/widgets/timeline_canvas.h"
 
-#include "views/timeline/interaction/counter_tooltip.h"
 #include "views/timeline/interaction/event_geometry.h"
-#include "views/timeline/interaction/event_tooltip.h"
 #include "views/timeline/interaction/navigation.h"
-#include "views/timeline/interaction/thread_cpu_tooltip.h"
+#include "views/timeline/tooltips/counter_tooltip.h"
+#include "views/timeline/tooltips/event_tooltip.h"
+#include "views/timeline/tooltips/thread_cpu_tooltip.h"
 
 #include <QClipboard>
 #include <QContextMenuEvent>

@@ -4,8 +4,8 @@
 //  a CPU sample: its leaf function, time, thread and CPU, and its call stack, leaf first.
 #pragma once
 
-#include "views/timeline/interaction/event_tooltip.h"
 #include "views/timeline/interaction/thread_cpu_hit.h"
+#include "views/timeline/tooltips/event_tooltip.h"
 
 namespace sightline::views {
 

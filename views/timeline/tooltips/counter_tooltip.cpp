@@ -1,4 +1,4 @@
-#include "views/timeline/interaction/counter_tooltip.h"
+#include "views/timeline/tooltips/counter_tooltip.h"
 
 #include "model/text/time_text.h"
 #include "model/trace/memory_usage_query.h"

@@ -1,4 +1,4 @@
-#include "views/timeline/interaction/thread_cpu_tooltip.h"
+#include "views/timeline/tooltips/thread_cpu_tooltip.h"
 
 #include "model/text/time_text.h"
 

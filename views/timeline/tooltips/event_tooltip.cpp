@@ -1,4 +1,4 @@
-#include "views/timeline/interaction/event_tooltip.h"
+#include "views/timeline/tooltips/event_tooltip.h"
 
 #include "model/derived/projected_nvtx_tracks.h"
 #include "model/events/track_labels.h"

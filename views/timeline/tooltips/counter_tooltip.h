@@ -7,7 +7,7 @@
 // Rendered through EventTooltip like an event's.
 #pragma once
 
-#include "views/timeline/interaction/event_tooltip.h"
+#include "views/timeline/tooltips/event_tooltip.h"
 
 #include <optional>
 

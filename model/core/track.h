@@ -6,6 +6,7 @@
 // first-fit, so a window query on them is still two binary searches per lane.
 #pragma once
 
+#include "model/core/event_kinds.h"
 #include "model/core/ids.h"
 #include "model/core/time.h"
 
@@ -14,35 +15,6 @@
 #include <vector>
 
 namespace sightline {
-
-enum class TrackKind : uint8_t {
-    CudaApi = 0, // per thread: CUDA runtime and driver calls
-    Nvtx = 1, // per thread and domain: NVTX ranges and marks
-    OsRuntime = 2, // per thread: OS runtime library calls
-    Kernels = 3, // per stream: CUDA kernels
-    Memory = 4, // per stream: memcpy and memset
-    Synchronization = 5, // per stream: CUDA synchronization
-};
-constexpr int kTrackKindCount = 6;
-
-constexpr bool isGpuKind(TrackKind k)
-{
-    return k == TrackKind::Kernels || k == TrackKind::Memory || k == TrackKind::Synchronization;
-}
-
-// Which optional columns a kind fills.
-constexpr bool hasCorrelation(TrackKind k)
-{
-    return k != TrackKind::Nvtx && k != TrackKind::OsRuntime;
-}
-constexpr bool hasDetail(TrackKind k)
-{
-    return k != TrackKind::OsRuntime;
-}
-constexpr bool hasValue(TrackKind k)
-{
-    return k == TrackKind::Memory || k == TrackKind::OsRuntime;
-}
 
 // Identifies a track: host tracks use pid/tid (and domain for NVTX), GPU tracks use
 // pid/device/context/stream. Unused fields stay zero. `source` names the recording (report,

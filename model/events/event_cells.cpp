@@ -47,7 +47,7 @@ EventCells::EventCells(const Trace& trace)
 
 std::string EventCells::trackTitle(TrackId track) const
 {
-    std::string text = std::string(trackKindLabel(m_trace.track(track).key.kind)) + " "
+    std::string text = std::string(eventKind(m_trace.track(track).key.kind).label) + " "
         + std::string(kMiddleDot) + " " + threadOrStreamLabel(track);
     if (!deviceContextLabel(track).empty()) text += " (" + deviceContextLabel(track) + ")";
     return text;

@@ -56,18 +56,18 @@ bool columnApplies(EventColumn column, TrackKind kind)
     case EventColumn::Block:
     case EventColumn::Registers:
     case EventColumn::SharedMemory:
-        return kind == TrackKind::Kernels;
+        return eventKind(kind).columns.launch;
     case EventColumn::Bytes:
     case EventColumn::Throughput:
     case EventColumn::CopyKind:
     case EventColumn::MemoryKinds:
-        return kind == TrackKind::Memory;
+        return eventKind(kind).columns.transfer;
     case EventColumn::Correlation:
         return hasCorrelation(kind);
     case EventColumn::ReturnValue:
-        return kind == TrackKind::CudaApi || kind == TrackKind::OsRuntime;
+        return eventKind(kind).columns.returnValue;
     case EventColumn::Domain:
-        return kind == TrackKind::Nvtx;
+        return eventKind(kind).columns.domain;
     case EventColumn::Value:
     case EventColumn::Count:
         break;
@@ -87,25 +87,6 @@ std::vector<EventColumn> columnsOf(TrackKind kind)
     for (int c = 0; c < kEventColumnCount; ++c)
         if (columnApplies(EventColumn(c), kind)) columns.push_back(EventColumn(c));
     return columns;
-}
-
-std::string_view trackKindLabel(TrackKind kind)
-{
-    switch (kind) {
-    case TrackKind::CudaApi:
-        return "CUDA API";
-    case TrackKind::Nvtx:
-        return "NVTX";
-    case TrackKind::OsRuntime:
-        return "OS runtime";
-    case TrackKind::Kernels:
-        return "Kernels";
-    case TrackKind::Memory:
-        return "Memory";
-    case TrackKind::Synchronization:
-        return "Synchronization";
-    }
-    return {};
 }
 
 } // namespace sightline

@@ -63,7 +63,4 @@ bool columnAppliesToSamples(EventColumn column);
 // events shows and writes.
 std::vector<EventColumn> columnsOf(TrackKind kind);
 
-// "CUDA API", "Kernels", ... : what a track of the kind holds.
-std::string_view trackKindLabel(TrackKind kind);
-
 } // namespace sightline

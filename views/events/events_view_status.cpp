@@ -45,7 +45,7 @@ QString describeSource(const EventCells& cells, const EventSource& source)
         for (int k = 0; k < kTrackKindCount; ++k)
             for (TrackId id : source.tracks)
                 if (cells.trace().track(id).key.kind == TrackKind(k)) {
-                    kinds << toQString(trackKindLabel(TrackKind(k)));
+                    kinds << QString::fromUtf8(eventKind(TrackKind(k)).label);
                     break;
                 }
         // A stream's kernels, copies and synchronisations are three tracks but one stream; a

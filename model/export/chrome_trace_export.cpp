@@ -132,6 +132,12 @@ private:
         e.close();
     }
 
+    // The "cat" of an event of `kind`: the variant for driver calls and memsets.
+    static const char* category(TrackKind kind, bool variant = false)
+    {
+        return variant ? eventKind(kind).chromeCategoryVariant : eventKind(kind).chromeCategory;
+    }
+
     std::string_view nameOf(const Track& track, uint32_t index) const
     {
         return m_trace.strings[track.events.name[index]];
@@ -143,7 +149,7 @@ private:
             const ApiCall e = apiCallAt(m_trace, ref);
             const bool driver = e.result.apiClass == ApiClass::Driver;
             JsonObject x
-                = complete(driver ? "cuda_driver" : "cuda_runtime", m_trace.strings[e.name], track, ref);
+                = complete(category(TrackKind::CudaApi, driver), m_trace.strings[e.name], track, ref);
             x.object("args")
                 .num("correlation", e.correlation.value)
                 .num("return code", e.result.returnCode)
@@ -171,7 +177,7 @@ private:
         forEachEvent(m_trace, TrackKind::Kernels, [&](const Track& track, EventRef ref, uint32_t) {
             const KernelEvent e = kernelAt(m_trace, ref);
             const KernelLaunch& l = e.launch;
-            JsonObject x = complete("kernel", m_trace.strings[e.name], track, ref);
+            JsonObject x = complete(category(TrackKind::Kernels), m_trace.strings[e.name], track, ref);
             JsonObject args = x.object("args");
             addStreamArgs(args, track.key, e.correlation);
             args.triple("grid", l.grid)
@@ -204,7 +210,7 @@ private:
             std::string_view name = nameOf(track, ref.index);
             const std::string fallback = name.empty() ? memoryOpName(op) : std::string();
             JsonObject x
-                = complete(memset ? "gpu_memset" : "gpu_memcpy", name.empty() ? fallback : name, track, ref);
+                = complete(category(TrackKind::Memory, memset), name.empty() ? fallback : name, track, ref);
             JsonObject args = x.object("args");
             addStreamArgs(args, track.key, e.correlation);
             args.unum("bytes", e.bytes);
@@ -230,7 +236,8 @@ private:
             const SyncEvent e = syncAt(m_trace, ref);
             std::string_view name = nameOf(track, ref.index);
             const std::string fallback = name.empty() ? syncOpName(e.op) : std::string();
-            JsonObject x = complete("cuda_sync", name.empty() ? fallback : name, track, ref);
+            JsonObject x
+                = complete(category(TrackKind::Synchronization), name.empty() ? fallback : name, track, ref);
             JsonObject args = x.object("args");
             addStreamArgs(args, track.key, e.correlation);
             args.str("sync type", label(e.op.type)).num("event id", e.op.eventId).close();
@@ -265,19 +272,19 @@ private:
             const ChromeRow row = m_layout.rowOf(ref.track);
             if (e.attributes.style == NvtxStyle::StartEnd) {
                 ++asyncId;
-                JsonObject begin = placed('b', "nvtx", name, row, e.start);
+                JsonObject begin = placed('b', category(TrackKind::Nvtx), name, row, e.start);
                 begin.num("id", asyncId);
                 JsonObject args = begin.object("args");
                 addNvtxArgs(args, track.key, e.attributes);
                 args.close();
                 begin.close();
-                JsonObject end = placed('e', "nvtx", name, row, e.end);
+                JsonObject end = placed('e', category(TrackKind::Nvtx), name, row, e.end);
                 end.num("id", asyncId).close();
                 return;
             }
             const bool mark = e.attributes.style == NvtxStyle::Mark;
-            JsonObject x
-                = mark ? placed('i', "nvtx", name, row, e.start) : complete("nvtx", name, track, ref);
+            const char* nvtx = category(TrackKind::Nvtx);
+            JsonObject x = mark ? placed('i', nvtx, name, row, e.start) : complete(nvtx, name, track, ref);
             if (mark) x.str("s", "t");
             JsonObject args = x.object("args");
             addNvtxArgs(args, track.key, e.attributes);
@@ -290,7 +297,7 @@ private:
     {
         forEachEvent(m_trace, TrackKind::OsRuntime, [&](const Track& track, EventRef ref, uint32_t) {
             const OsCall e = osCallAt(m_trace, ref);
-            JsonObject x = complete("os_runtime", m_trace.strings[e.name], track, ref);
+            JsonObject x = complete(category(TrackKind::OsRuntime), m_trace.strings[e.name], track, ref);
             x.object("args").num("return value", e.returnValue).close();
             x.close();
         });

@@ -1,9 +1,9 @@
-// exportCsv: one RFC 4180 CSV file per kind of track (cuda_api, nvtx, osrt, kernels, memory,
-// sync), each the listing the Events View shows for every track of that kind: its columns
-// (model/events/event_columns.h columnsOf), its rows in start order (model/events/event_rows.h
-// collectRows) and its CSV text (events_text.h), so a file equals the view's Export CSV of the
-// same events. All files are written to temporaries first and renamed only once every one is
-// complete.
+// exportCsv: one RFC 4180 CSV file per kind of track, named by the table of event kinds
+// (model/core/event_kinds.h: cuda_api.csv, nvtx.csv, ...), each the listing the Events View shows for every
+// track of that kind: its columns (model/events/event_columns.h columnsOf), its rows in start order
+// (model/events/event_rows.h collectRows) and its CSV text (events_text.h), so a file equals the view's
+// Export CSV of the same events. All files are written to temporaries first and renamed only once every one
+// is complete.
 #include "model/events/event_rows.h"
 #include "model/export/events_text.h"
 #include "model/export/exporters.h"
@@ -15,16 +15,6 @@
 
 namespace sightline {
 namespace {
-
-struct CsvFile
-{
-    TrackKind kind;
-    std::string_view name;
-};
-
-constexpr std::array<CsvFile, kTrackKindCount> kFiles {{{TrackKind::CudaApi, "cuda_api.csv"},
-    {TrackKind::Nvtx, "nvtx.csv"}, {TrackKind::OsRuntime, "osrt.csv"}, {TrackKind::Kernels, "kernels.csv"},
-    {TrackKind::Memory, "memory.csv"}, {TrackKind::Synchronization, "sync.csv"}}};
 
 bool isFolderDestination(const std::string& destination)
 {
@@ -47,11 +37,11 @@ std::vector<std::string> csvExportPaths(const std::string& destination)
 {
     const bool folder = isFolderDestination(destination);
     std::vector<std::string> paths;
-    for (const CsvFile& file : kFiles) {
+    for (const EventKindInfo& kind : kEventKinds) {
         if (folder)
-            paths.push_back((std::filesystem::path(destination) / file.name).string());
+            paths.push_back((std::filesystem::path(destination) / kind.csvFile).string());
         else
-            paths.push_back(destination + "_" + std::string(file.name));
+            paths.push_back(destination + "_" + kind.csvFile);
     }
     return paths;
 }
@@ -71,16 +61,16 @@ Status exportCsv(const Trace& trace, const std::string& destination, const Expor
                 return Status::failure("Cannot write '" + path
                     + "': the file already exists; choose another name or allow overwriting (--force).");
 
-    std::array<std::unique_ptr<TextOutput>, kFiles.size()> files;
-    for (size_t f = 0; f < kFiles.size(); ++f) {
+    std::array<std::unique_ptr<TextOutput>, kEventKinds.size()> files;
+    for (size_t f = 0; f < kEventKinds.size(); ++f) {
         files[f] = std::make_unique<TextOutput>();
         if (Status opened = files[f]->open(paths[f], options.overwrite); !opened) return opened;
     }
     try {
         const EventCells cells(trace);
-        for (size_t f = 0; f < kFiles.size(); ++f)
+        for (size_t f = 0; f < kEventKinds.size(); ++f)
             writeEventRecords(
-                *files[f], cells, eventsOfKind(trace, kFiles[f].kind), columnsOf(kFiles[f].kind));
+                *files[f], cells, eventsOfKind(trace, kEventKinds[f].kind), columnsOf(kEventKinds[f].kind));
     } catch (const std::bad_alloc&) {
         return Status::failure("Cannot write '" + paths[0]
             + "': out of memory while exporting; close other programs and try again.");

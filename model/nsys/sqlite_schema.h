@@ -6,6 +6,7 @@
 #pragma once
 
 #include "model/core/enums.h"
+#include "model/core/event_kinds.h"
 
 #include <cstdint>
 #include <span>
@@ -49,13 +50,14 @@ inline constexpr const char* kAnalysisDetails = "ANALYSIS_DETAILS";
 inline constexpr const char* kMetaDataCapture = "META_DATA_CAPTURE";
 inline constexpr const char* kMetaDataExport = "META_DATA_EXPORT";
 inline constexpr const char* kDiagnosticEvent = "DIAGNOSTIC_EVENT";
-inline constexpr const char* kCudaRuntime = "CUPTI_ACTIVITY_KIND_RUNTIME";
-inline constexpr const char* kCudaKernel = "CUPTI_ACTIVITY_KIND_KERNEL";
-inline constexpr const char* kCudaMemcpy = "CUPTI_ACTIVITY_KIND_MEMCPY";
-inline constexpr const char* kCudaMemset = "CUPTI_ACTIVITY_KIND_MEMSET";
-inline constexpr const char* kCudaSynchronization = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
-inline constexpr const char* kNvtxEvents = "NVTX_EVENTS";
-inline constexpr const char* kOsrtApi = "OSRT_API";
+// The tables of events, as the table of event kinds names them.
+inline constexpr const char* kCudaRuntime = eventKind(TrackKind::CudaApi).nsysTable;
+inline constexpr const char* kCudaKernel = eventKind(TrackKind::Kernels).nsysTable;
+inline constexpr const char* kCudaMemcpy = eventKind(TrackKind::Memory).nsysTable;
+inline constexpr const char* kCudaMemset = eventKind(TrackKind::Memory).nsysTableVariant;
+inline constexpr const char* kCudaSynchronization = eventKind(TrackKind::Synchronization).nsysTable;
+inline constexpr const char* kNvtxEvents = eventKind(TrackKind::Nvtx).nsysTable;
+inline constexpr const char* kOsrtApi = eventKind(TrackKind::OsRuntime).nsysTable;
 inline constexpr const char* kOsrtCallchains = "OSRT_CALLCHAINS";
 inline constexpr const char* kCompositeEvents = "COMPOSITE_EVENTS";
 inline constexpr const char* kSamplingCallchains = "SAMPLING_CALLCHAINS";

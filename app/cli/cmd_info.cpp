@@ -63,9 +63,6 @@ std::optional<ReportOutline> outlineFile(const std::string& path)
     return outlineOf(std::move(*trace));
 }
 
-constexpr const char* kKindNames[kTrackKindCount] = {"CUDA API calls", "NVTX ranges and marks",
-    "OS runtime calls", "CUDA kernels", "Memory operations", "Synchronizations"};
-
 } // namespace
 
 int runInfo(const std::vector<std::string>& arguments)
@@ -110,7 +107,7 @@ int runInfo(const std::vector<std::string>& arguments)
         base.threads.size(), base.gpus.size(), base.streams.size(), outline->tracks.size());
     std::printf("\nEvents: %llu\n", static_cast<unsigned long long>(outline->eventCount()));
     for (int k = 0; k < kTrackKindCount; ++k)
-        std::printf("  %-24s %llu\n", kKindNames[k],
+        std::printf("  %-24s %llu\n", eventKind(TrackKind(k)).title,
             static_cast<unsigned long long>(outline->eventCount(TrackKind(k))));
     if (outline->cpuSamples > 0 || outline->threadStates > 0)
         std::printf("  %-24s %llu samples, %llu thread states\n", "CPU profile",

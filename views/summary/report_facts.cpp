@@ -19,25 +19,6 @@ void addIf(std::vector<Fact>& facts, const QString& label, const QString& value)
     if (!value.isEmpty()) facts.push_back({label, value, {}});
 }
 
-QString kindTitle(TrackKind kind)
-{
-    switch (kind) {
-    case TrackKind::CudaApi:
-        return QStringLiteral("CUDA API calls");
-    case TrackKind::Nvtx:
-        return QStringLiteral("NVTX ranges and marks");
-    case TrackKind::OsRuntime:
-        return QStringLiteral("OS runtime calls");
-    case TrackKind::Kernels:
-        return QStringLiteral("CUDA kernels");
-    case TrackKind::Memory:
-        return QStringLiteral("Memory operations");
-    case TrackKind::Synchronization:
-        return QStringLiteral("Synchronization");
-    }
-    return {};
-}
-
 Fact gpuFact(const Gpu& gpu)
 {
     Fact fact {QStringLiteral("GPU %1").arg(gpu.device.value), text(gpu.name), {}};
@@ -157,7 +138,8 @@ std::vector<FactSection> reportFacts(const Trace& trace, const ReportFile& file)
     addIf(events.facts, QStringLiteral("Total"), groupedNumber(qint64(trace.eventCount())));
     for (int k = 0; k < kTrackKindCount; ++k)
         if (const size_t count = trace.eventCount(TrackKind(k)); count > 0)
-            addIf(events.facts, kindTitle(TrackKind(k)), groupedNumber(qint64(count)));
+            addIf(
+                events.facts, QString::fromUtf8(eventKind(TrackKind(k)).title), groupedNumber(qint64(count)));
     sections.push_back(std::move(events));
 
     std::erase_if(sections, [](const FactSection& s) { return s.facts.empty(); });

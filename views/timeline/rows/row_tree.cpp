@@ -112,20 +112,13 @@ QString threadLabel(const Trace& trace, Tid tid)
     return QStringLiteral("%1 [%2]").arg(name).arg(tid.value);
 }
 
-QString hostRowLabel(const Trace& trace, const TrackKey& key)
+// A track's row: "OS runtime libraries", "NVTX (my domain)".
+QString trackRowLabel(const Trace& trace, const TrackKey& key)
 {
-    switch (key.kind) {
-    case TrackKind::CudaApi:
-        return QStringLiteral("CUDA API");
-    case TrackKind::OsRuntime:
-        return QStringLiteral("OS runtime libraries");
-    case TrackKind::Nvtx: {
-        const std::string_view domain = trace.domainName(key.domain);
-        return domain.empty() ? QStringLiteral("NVTX") : QStringLiteral("NVTX (%1)").arg(fromUtf8(domain));
-    }
-    default:
-        return {};
-    }
+    const QString title = QString::fromUtf8(eventKind(key.kind).rowTitle);
+    const std::string_view domain
+        = eventKind(key.kind).columns.domain ? trace.domainName(key.domain) : std::string_view();
+    return domain.empty() ? title : QStringLiteral("%1 (%2)").arg(title, fromUtf8(domain));
 }
 
 RowKind rowKindOf(TrackKind kind)
@@ -379,10 +372,7 @@ void RowTree::addGpuRows(const Trace& trace, Places& places)
                         contextIndex);
                 for (TrackId id : tracks) {
                     const TrackKind kind = trace.track(id).key.kind;
-                    QString label = kind == TrackKind::Kernels ? QStringLiteral("Kernels")
-                        : kind == TrackKind::Memory            ? QStringLiteral("Memory")
-                        : kind == TrackKind::Nvtx              ? hostRowLabel(trace, trace.track(id).key)
-                                                               : QStringLiteral("Synchronization");
+                    QString label = trackRowLabel(trace, trace.track(id).key);
                     if (kind == TrackKind::Kernels || kind == TrackKind::Memory)
                         label = percentLabel(busyTime(trace, id), streamBusy[s], label);
                     add(leaf(rowKindOf(kind), label, id), streamIndex);
@@ -454,7 +444,7 @@ void RowTree::addHostRows(const Trace& trace, Places& places)
             const int threadIndex = add(std::move(threadNode), processIndex);
             for (TrackId id : tracks) {
                 const TrackKey& key = trace.track(id).key;
-                add(leaf(rowKindOf(key.kind), hostRowLabel(trace, key), id), threadIndex);
+                add(leaf(rowKindOf(key.kind), trackRowLabel(trace, key), id), threadIndex);
             }
         }
     }

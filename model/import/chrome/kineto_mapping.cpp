@@ -1,5 +1,7 @@
 #include "model/import/chrome/kineto_mapping.h"
 
+#include "model/core/event_kinds.h"
+
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -14,13 +16,23 @@ struct CategoryEntry
     std::string_view current = {}; // today's name of an older spelling
 };
 
+// The categories Sightline's Chrome export writes, as the table of event kinds names them.
+constexpr std::string_view category(TrackKind kind)
+{
+    return eventKind(kind).chromeCategory;
+}
+constexpr std::string_view variant(TrackKind kind)
+{
+    return eventKind(kind).chromeCategoryVariant;
+}
+
 constexpr CategoryEntry kCategories[] = {
-    {"kernel", KinetoKind::Kernel},
-    {"gpu_memcpy", KinetoKind::Memcpy},
-    {"gpu_memset", KinetoKind::Memset},
-    {"cuda_runtime", KinetoKind::RuntimeCall},
-    {"cuda_driver", KinetoKind::DriverCall},
-    {"cuda_sync", KinetoKind::Sync},
+    {category(TrackKind::Kernels), KinetoKind::Kernel},
+    {category(TrackKind::Memory), KinetoKind::Memcpy},
+    {variant(TrackKind::Memory), KinetoKind::Memset},
+    {category(TrackKind::CudaApi), KinetoKind::RuntimeCall},
+    {variant(TrackKind::CudaApi), KinetoKind::DriverCall},
+    {category(TrackKind::Synchronization), KinetoKind::Sync},
     {"cpu_op", KinetoKind::HostRange},
     {"user_annotation", KinetoKind::HostRange},
     {"python_function", KinetoKind::HostRange},
@@ -28,14 +40,14 @@ constexpr CategoryEntry kCategories[] = {
     {"gpu_user_annotation", KinetoKind::GpuRange},
     {"ac2g", KinetoKind::Flow},
     // PyTorch 1.8-1.10 (early Kineto) spellings.
-    {"Kernel", KinetoKind::Kernel, "kernel"},
-    {"Memcpy", KinetoKind::Memcpy, "gpu_memcpy"},
-    {"Memset", KinetoKind::Memset, "gpu_memset"},
-    {"Runtime", KinetoKind::RuntimeCall, "cuda_runtime"},
+    {"Kernel", KinetoKind::Kernel, category(TrackKind::Kernels)},
+    {"Memcpy", KinetoKind::Memcpy, category(TrackKind::Memory)},
+    {"Memset", KinetoKind::Memset, variant(TrackKind::Memory)},
+    {"Runtime", KinetoKind::RuntimeCall, category(TrackKind::CudaApi)},
     {"Operator", KinetoKind::HostRange, "cpu_op"},
     // Sightline's JSON exporter.
-    {"nvtx", KinetoKind::Nvtx},
-    {"os_runtime", KinetoKind::OsRuntime},
+    {category(TrackKind::Nvtx), KinetoKind::Nvtx},
+    {category(TrackKind::OsRuntime), KinetoKind::OsRuntime},
     // The profiler's own bookkeeping.
     {"Trace", KinetoKind::Ignored},
     {"overhead", KinetoKind::Ignored},

@@ -2,6 +2,7 @@
 // writes it: the Events View's track titles, the CSV files and their columns, the Chrome trace's
 // categories and the Nsight Systems tables. Each check reads what an exporter wrote back from
 // its file, for a trace that holds every kind.
+#include "../support/file_bytes.h"
 #include "export_fixture.h"
 #include "mini_json.h"
 #include "model/events/event_cells.h"
@@ -13,22 +14,12 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 using namespace sightline;
 using namespace sightline::test;
 
 namespace {
-
-std::string readText(const std::filesystem::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 std::optional<TrackId> firstTrackOf(const Trace& trace, TrackKind kind)
 {
@@ -69,7 +60,7 @@ TEST_CASE("The CSV export writes each kind to the table's file, with the kind's 
         const EventKindInfo& kind = kEventKinds[k];
         INFO(kind.label);
         CHECK(std::filesystem::path(paths[k]).filename() == kind.csvFile);
-        const std::string text = readText(folder / kind.csvFile);
+        const std::string text = readFileBytes((folder / kind.csvFile).string());
         REQUIRE(!text.empty());
         const std::string header = text.substr(0, text.find('\n'));
         CHECK(headerHas(header, EventColumn::Grid) == kind.columns.launch);
@@ -89,7 +80,7 @@ TEST_CASE("The Chrome trace export puts each kind's events under the table's cat
     INFO(error);
     REQUIRE(error.empty());
     std::string parseError;
-    const std::optional<JsonValue> document = parseJson(readText(path), parseError);
+    const std::optional<JsonValue> document = parseJson(readFileBytes(path.string()), parseError);
     INFO(parseError);
     REQUIRE(document);
     std::map<std::string, size_t> eventsOfCategory; // an async range's "e" half is not an event

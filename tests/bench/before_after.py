@@ -78,7 +78,8 @@ def main():
         ratios = [a / b for a, b in zip(after, before) if b != 0]
         ratio = f"{statistics.median(ratios):.3f}" if ratios else "-"
         shape, place = key
-        label = f"{shape.split('|')[0].strip()[:62]} #{place}"
+        first_column = shape.split("|")[0].strip()
+        label = f"{(first_column if first_column.strip('# ') else shape)[:62]} #{place}"
 
         def cell(values):
             return f"{statistics.median(values):.4g} [{min(values):.4g}..{max(values):.4g}]"

@@ -73,7 +73,9 @@ ROOMS = {
     "app/ui/remote": ["model", "app/ui/common"],
     "app/ui/profile": ["model", "app/ui/common"],
     "app/ui/document": ["model", "views", "app/ui/common"],
-    "app/ui/shell": ["model", "views", "app/ui/common", "app/ui/remote", "app/ui/profile", "app/ui/document"],
+    "app/ui/report": ["model", "views", "app/ui/common", "app/ui/document"],
+    "app/ui/shell": ["model", "views", "app/ui/common", "app/ui/remote", "app/ui/profile", "app/ui/document",
+                     "app/ui/report"],
 }
 # A subroom may include its parent room (the longest prefix wins, so list the parent's own rule).
 for room in sorted(ROOMS, key=len):

@@ -2,7 +2,7 @@
 // newest request wins), its overview, and, for a report over the memory budget, the range of
 // it read and the following of the view (decideHold, model/open/report_hold.h, is the rule).
 // It says which trace to show (`traceShown`: the report's events, its overview, a range of
-// it) and the sentence of the line above the timeline; the tab (app/ui/shell/report_tab.h)
+// it) and the sentence of the line above the timeline; the tab (app/ui/report/report_tab.h)
 // shows them and tells it where the view settles. It also opens a stored track from the file
 // for the Events View of a report over the budget, whose memory counts against the budget.
 // Invariants: a failed or cancelled reload keeps the trace shown before (a reload of a report

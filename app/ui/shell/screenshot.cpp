@@ -1,8 +1,8 @@
 #include "app/ui/shell/screenshot.h"
 
 #include "app/ui/document/report_loader.h"
+#include "app/ui/report/report_tab.h"
 #include "app/ui/shell/main_window.h"
-#include "app/ui/shell/report_tab.h"
 #include "app/ui/shell/status_summary.h"
 #include "model/format/report_io.h"
 #include "views/callstack/call_stack_view.h"

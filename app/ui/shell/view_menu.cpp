@@ -1,7 +1,7 @@
 #include "app/ui/shell/view_menu.h"
 
+#include "app/ui/report/report_tab.h"
 #include "app/ui/shell/keyboard_help.h"
-#include "app/ui/shell/report_tab.h"
 #include "views/timeline/widgets/timeline_view.h"
 
 #include <QAction>

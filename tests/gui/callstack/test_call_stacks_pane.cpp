@@ -1,7 +1,7 @@
-// The Call Stacks pane of a report tab (app/ui/shell/report_tab.cpp): offered only when the
+// The Call Stacks pane of a report tab (app/ui/report/report_tab.cpp): offered only when the
 // report has CPU samples, shown under the timeline, and scoped by the timeline's selection;
 // and cpu_samples_sum on the Analysis Summary's CPU Samples tab.
-#include "app/ui/shell/report_tab.h"
+#include "app/ui/report/report_tab.h"
 #include "callstack_shots.h"
 #include "unit/support/cpu_sample_trace.h"
 #include "views/callstack/call_stack_view.h"

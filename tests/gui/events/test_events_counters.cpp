@@ -48,7 +48,7 @@ std::shared_ptr<const Trace> traceWithMetrics()
     return trace;
 }
 
-// The timeline over the Events View, wired as the shell wires them (app/ui/shell/report_tab.cpp).
+// The timeline over the Events View, wired as the shell wires them (app/ui/report/report_tab.cpp).
 struct TimelineOverEvents
 {
     std::shared_ptr<const Trace> trace = traceWithMetrics();

@@ -1,12 +1,12 @@
-// The Expert pane of a report tab, wired as the shell wires it (app/ui/shell/report_tab.cpp):
+// The Expert pane of a report tab, wired as the shell wires it (app/ui/report/report_tab.cpp):
 // choosing a finding zooms the timeline to the span of its evidence (or to the largest piece
 // when the evidence spreads over the whole report) and makes the Events View list exactly its
 // evidence events; choosing an evidence row zooms to that one event and selects its row; the
 // analysis follows the timeline's selected range. The View menu shows and hides the pane, and
 // --screenshot --view expert asks for it.
 #include "app/ui/document/report_loader.h"
+#include "app/ui/report/report_tab.h"
 #include "app/ui/shell/main_window.h"
-#include "app/ui/shell/report_tab.h"
 #include "app/ui/shell/shell_options.h"
 #include "app/ui/shell/view_menu.h"
 #include "model/construct/trace_builder.h"

@@ -3,9 +3,9 @@
 // uses the cached copy; Cancel stops a download and keeps the dialog; a failure is shown in the
 // dialog; an https:// location given like a file (command line, Open Recent) opens too.
 #include "app/ui/remote/open_remote_dialog.h"
+#include "app/ui/report/report_tab.h"
 #include "app/ui/shell/main_window.h"
 #include "app/ui/shell/recent_files.h"
-#include "app/ui/shell/report_tab.h"
 #include "app/ui/shell/screenshot.h"
 #include "http_test_server.h"
 #include "qt_catch_strings.h"

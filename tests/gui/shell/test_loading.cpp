@@ -1,8 +1,8 @@
 // Background loading: progress in bytes, Cancel, the newest request of a tab winning, a reload
 // that fails keeping the report shown before, and a request destroyed mid-load staying silent.
 #include "app/ui/document/report_loader.h"
+#include "app/ui/report/report_tab.h"
 #include "app/ui/shell/main_window.h"
-#include "app/ui/shell/report_tab.h"
 #include "app/ui/shell/screenshot.h"
 #include "shell_test_support.h"
 #include "views/timeline/widgets/timeline_view.h"

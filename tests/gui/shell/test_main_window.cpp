@@ -1,9 +1,9 @@
 // The main window with real generated reports: tabs, title, empty state, the error dialog for a
 // bad file while another report stays usable, drag and drop, recent files, and the View menu
 // and shortcuts reaching the current timeline.
+#include "app/ui/report/report_tab.h"
 #include "app/ui/shell/main_window.h"
 #include "app/ui/shell/recent_files.h"
-#include "app/ui/shell/report_tab.h"
 #include "app/ui/shell/screenshot.h"
 #include "app/ui/shell/status_summary.h"
 #include "app/ui/shell/view_menu.h"

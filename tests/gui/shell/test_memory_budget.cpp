@@ -4,7 +4,7 @@
 // overview, and lists a row's track from the file (views/pagedevents) in a pane that outlives
 // the range reads. The budget comes from --memory-budget or SIGHTLINE_MEMORY_BUDGET.
 #include "app/ui/common/memory_budget.h"
-#include "app/ui/shell/report_tab.h"
+#include "app/ui/report/report_tab.h"
 #include "app/ui/shell/screenshot.h"
 #include "app/ui/shell/shell_options.h"
 #include "events_test_support.h"

@@ -5,8 +5,8 @@
 // as before. The overview draws the report's own picture at the whole-span zoom, and
 // --screenshot --overview shows it.
 #include "app/ui/document/report_loader.h"
+#include "app/ui/report/report_tab.h"
 #include "app/ui/shell/main_window.h"
-#include "app/ui/shell/report_tab.h"
 #include "app/ui/shell/screenshot.h"
 #include "app/ui/shell/shell_options.h"
 #include "model/format/report_io.h"

@@ -4,8 +4,8 @@
 // the timeline to the selected row; the timeline's selection scopes the Analysis Summary, whose
 // stats rows list their events under the timeline; the view selector and the Events View button
 // switch views and panes, and a reload keeps them.
+#include "app/ui/report/report_tab.h"
 #include "app/ui/shell/main_window.h"
-#include "app/ui/shell/report_tab.h"
 #include "events_test_support.h"
 #include "model/stats/stats_engine.h"
 #include "shell_test_support.h"

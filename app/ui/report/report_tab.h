@@ -31,10 +31,6 @@
 #include <vector>
 
 class QComboBox;
-class QFrame;
-class QLabel;
-class QProgressBar;
-class QPushButton;
 class QSplitter;
 class QStackedLayout;
 class QStackedWidget;
@@ -53,9 +49,12 @@ struct EventsRequest;
 
 namespace sightline::ui {
 
+class LoadingPage;
+class OverviewLineBar;
+
 // The views of the selector, in its order.
 enum class ReportView : uint8_t { Timeline, Summary };
-// The panes under the timeline, in their order there (the table in report_tab.cpp).
+// The panes under the timeline, in their order there (the table in report_panes.cpp).
 enum class ReportPane : uint8_t { Expert, Events, CallStacks };
 constexpr size_t kReportPaneCount = 3;
 
@@ -141,7 +140,14 @@ signals:
     void expertPaneShownChanged(bool shown);
 
 private:
-    struct PaneEntry; // a row of the panes' table
+    struct PaneEntry // a row of the panes' table (report_panes.cpp)
+    {
+        const char* buttonName;
+        const char* text;
+        const char* toolTip;
+        int percent; // the pane's first share of the tab's height
+        QWidget* (ReportTab::*make)(); // null where the trace shown has no such pane
+    };
     static const PaneEntry& entryOf(ReportPane pane);
     struct PaneSlot
     {
@@ -150,14 +156,11 @@ private:
         int hiddenHeight = 0; // its height when last hidden; 0: its share of the tab
     };
 
-    void onProgress(qint64 bytesDone, qint64 bytesTotal);
     void onTraceShown(const std::shared_ptr<const Trace>& trace, bool overview);
     void onTrackOpened(const std::shared_ptr<OpenedTrack>& opened, uint32_t storedTrack);
-    QWidget* buildLoadingPage();
     void showReportPage();
     void buildReportPage(const std::shared_ptr<const Trace>& trace);
     void showLine(const OverviewLine& line);
-    QFrame* buildLine();
     // The panes' makers (the table's entries): null where the trace shown has none.
     QWidget* makeEventsPane();
     QWidget* makeCallStacksPane();
@@ -169,9 +172,7 @@ private:
 
     ReportDocument* m_document = nullptr;
     QStackedLayout* m_pages = nullptr;
-    QWidget* m_loadingPage = nullptr;
-    QLabel* m_loadingLabel = nullptr;
-    QProgressBar* m_progress = nullptr;
+    LoadingPage* m_loadingPage = nullptr;
 
     // The report's page, built when the first trace (or overview) arrives. m_trace is the
     // report's events shown: null while only its overview is shown.
@@ -186,7 +187,7 @@ private:
     views::AnalysisSummary* m_summary = nullptr;
     std::array<PaneSlot, kReportPaneCount> m_panes {};
     // The line above the timeline while an overview or a range is shown (else null).
-    QFrame* m_line = nullptr;
+    OverviewLineBar* m_line = nullptr;
     // Over the budget: a track's events from the file, kept while traces replace each other,
     // and the stored track it lists.
     views::PagedEventsView* m_trackEvents = nullptr;

@@ -98,11 +98,15 @@ CpuRecorder::CpuRecorder(pid_t pid, const CpuRecordingOptions& options, std::str
         m_pending.insert(m_pending.end(), reinterpret_cast<const char*>(&entry),
             reinterpret_cast<const char*>(&entry + 1));
     }
-    for (std::string w : m_warnings) {
-        w.resize((w.size() + 7) / 8 * 8, '\0'); // records that follow stay 8-byte aligned
-        append(file::kDiagnosticChunk, w);
-    }
+    for (const std::string& w : m_warnings)
+        appendDiagnostic(w);
     flushFile();
+    if (m_options.sample && m_options.backtrace != BacktraceMethod::None) {
+        std::vector<uint64_t> clockIds;
+        for (const auto& [id, role] : m_eventIds)
+            if (role == uint32_t(file::EventRole::CpuClock)) clockIds.push_back(id);
+        m_python = std::make_unique<PythonStackRecorder>(m_sampleType, std::move(clockIds));
+    }
     if (!m_rings.empty()) m_reader = std::thread([this] { run(); });
 }
 
@@ -233,6 +237,12 @@ void CpuRecorder::append(uint32_t cpu, std::string_view first, std::string_view 
     m_pending.insert(m_pending.end(), second.begin(), second.end());
 }
 
+void CpuRecorder::appendDiagnostic(std::string sentence)
+{
+    sentence.resize((sentence.size() + 7) / 8 * 8, '\0'); // records that follow stay 8-byte aligned
+    append(file::kDiagnosticChunk, sentence);
+}
+
 void CpuRecorder::flushFile()
 {
     size_t done = 0;
@@ -266,9 +276,18 @@ void CpuRecorder::drain(RingBuffer& ring)
     }
     const size_t chunkAt = m_pending.size();
     append(ring.cpu, {});
-    appendTrimmedRecords(records, m_sampleType, kUnwindRegisters, m_pending);
+    if (m_python)
+        appendTrimmedRecords(records, m_sampleType, kUnwindRegisters, m_pending,
+            [this](uint32_t pid) { return m_python->readsFramesOf(pid); });
+    else
+        appendTrimmedRecords(records, m_sampleType, kUnwindRegisters, m_pending);
     const uint32_t chunkBytes = uint32_t(m_pending.size() - chunkAt - 2 * sizeof(uint32_t));
     memcpy(m_pending.data() + chunkAt + sizeof(uint32_t), &chunkBytes, sizeof(chunkBytes));
+    if (m_python) {
+        m_python->addStacksOf(records, m_pending);
+        for (std::string& sentence : m_python->takeWarnings())
+            appendDiagnostic(std::move(sentence));
+    }
     __atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
 }
 
@@ -284,8 +303,13 @@ void CpuRecorder::run()
     std::vector<pollfd> fds;
     for (const RingBuffer& ring : m_rings)
         fds.push_back({ring.fd, POLLIN, 0});
+    // Every 20 ms; every half sampling period (0.25 ms at least) while Python stacks are read
+    // with their samples, so that a drain seldom brings two samples of one thread (only the
+    // newest gets its Python stack).
+    const timespec idle {0, 20'000'000};
+    const timespec period {0, long(std::max(500'000'000ull / std::max(m_options.frequency, 1u), 250'000ull))};
     while (!m_stopping.load()) {
-        poll(fds.data(), fds.size(), 20);
+        ppoll(fds.data(), fds.size(), m_python && m_python->active() ? &period : &idle, nullptr);
         drainAll();
     }
 }

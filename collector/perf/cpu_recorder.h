@@ -8,7 +8,9 @@
 // are opened on the stopped child and enabled by its exec, so the launcher itself is never
 // recorded. A reader thread drains the ring buffers into the CPU recording file
 // (collector/spool/cpu_recording_file.h) every few milliseconds; unwinding and symbols come
-// after the run (collector/convert/cpu).
+// after the run (collector/convert/cpu). The one thing read from the target as it runs is the
+// Python stack of a sampled CPython thread that writes no perf map (python_stack_recorder.h),
+// while it is still close to what the sample saw.
 //
 // Where perf events are refused (perf_event_paranoid, a container, seccomp), the recorder
 // records nothing and the file carries the sentence that says which setting to change, so the
@@ -16,6 +18,7 @@
 #pragma once
 
 #include "collector/perf/cpu_recording_options.h"
+#include "collector/perf/python_stack_recorder.h"
 
 #include <atomic>
 #include <cstdint>
@@ -59,6 +62,7 @@ private:
     void drainAll();
     void drain(RingBuffer& ring);
     void append(uint32_t cpu, std::string_view first, std::string_view second = {});
+    void appendDiagnostic(std::string sentence);
     void flushFile();
     void warn(std::string sentence);
     void run();
@@ -72,6 +76,7 @@ private:
     std::vector<char> m_pending; // chunks waiting to be written
     std::vector<char> m_wrapped; // a drain's records made contiguous where they wrap the ring
     std::vector<std::string> m_warnings;
+    std::unique_ptr<PythonStackRecorder> m_python; // with stacks sampled
     uint64_t m_sampleType = 0;
     uint64_t m_bytes = 0;
     std::atomic<bool> m_stopping {false};

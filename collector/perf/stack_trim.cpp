@@ -43,6 +43,7 @@ struct SampleLayout
     std::vector<uint64_t> userChain; // the entries after PERF_CONTEXT_USER
     std::vector<uint64_t> registers;
     size_t sizeAt = 0; // of the stack copy's size field
+    uint32_t pid = 0;
 };
 
 SampleLayout layoutOf(std::string_view record, uint64_t sampleType, uint64_t registerMask)
@@ -50,7 +51,11 @@ SampleLayout layoutOf(std::string_view record, uint64_t sampleType, uint64_t reg
     SampleLayout layout;
     size_t at = sizeof(perf_event_header);
     for (const auto& field : kFixedFields)
-        if (sampleType & field.bit) at += field.bytes;
+        if (sampleType & field.bit) {
+            if (field.bit == PERF_SAMPLE_TID && at + 4 <= record.size())
+                memcpy(&layout.pid, record.data() + at, 4);
+            at += field.bytes;
+        }
     if ((sampleType & PERF_SAMPLE_CALLCHAIN) != 0) {
         if (at + 8 > record.size()) return {};
         const uint64_t count = wordAt(record, at);
@@ -98,8 +103,8 @@ void appendBytes(std::vector<char>& out, const void* data, size_t bytes)
 }
 
 // Appends one sample with its stack copy cut; false when it does not parse or has no copy.
-bool appendTrimmedSample(
-    std::string_view record, uint64_t sampleType, uint64_t registerMask, std::vector<char>& out)
+bool appendTrimmedSample(std::string_view record, uint64_t sampleType, uint64_t registerMask,
+    std::vector<char>& out, const std::function<bool(uint32_t pid)>& keepsCopy)
 {
     const SampleLayout layout = layoutOf(record, sampleType, registerMask);
     const size_t sizeAt = layout.sizeAt;
@@ -111,7 +116,8 @@ bool appendTrimmedSample(
     const uint64_t dynamic = wordAt(record, dataAt + copied);
     const uint64_t used = std::min(dynamic, copied);
     const std::string_view stack(record.data() + dataAt, used);
-    const uint64_t wanted = wholeWalk(layout, registerMask, stack) ? std::min(used, kLeafStackBytes) : used;
+    const bool cut = wholeWalk(layout, registerMask, stack) && !(keepsCopy && keepsCopy(layout.pid));
+    const uint64_t wanted = cut ? std::min(used, kLeafStackBytes) : used;
     const uint64_t kept = (wanted + 7) / 8 * 8;
     const size_t tailAt = dataAt + copied + 8; // fields after the stack copy, kept as they are
     perf_event_header header;
@@ -131,8 +137,8 @@ bool appendTrimmedSample(
 
 } // namespace
 
-void appendTrimmedRecords(
-    std::string_view records, uint64_t sampleType, uint64_t registerMask, std::vector<char>& out)
+void appendTrimmedRecords(std::string_view records, uint64_t sampleType, uint64_t registerMask,
+    std::vector<char>& out, const std::function<bool(uint32_t pid)>& keepsCopy)
 {
     const bool trims = (sampleType & PERF_SAMPLE_STACK_USER) != 0 && (sampleType & kUnparsed) == 0;
     size_t at = 0;
@@ -142,7 +148,7 @@ void appendTrimmedRecords(
         if (header.size < sizeof(header) || at + header.size > records.size()) break;
         const std::string_view record = records.substr(at, header.size);
         if (!trims || header.type != PERF_RECORD_SAMPLE
-            || !appendTrimmedSample(record, sampleType, registerMask, out))
+            || !appendTrimmedSample(record, sampleType, registerMask, out, keepsCopy))
             appendBytes(out, record.data(), record.size());
         at += header.size;
     }

@@ -1,6 +1,7 @@
 #include "collector/convert/cpu/cpu_assembly.h"
 
 #include "collector/convert/cpu/process_images.h"
+#include "collector/convert/cpu/python_stacks.h"
 #include "collector/convert/cpu/thread_states.h"
 #include "collector/convert/cpu/user_stack.h"
 
@@ -30,14 +31,23 @@ void dropOwnFrames(const ProcessImage& image, std::vector<uint64_t>& frames)
     frames.erase(std::remove_if(frames.begin(), frames.end(), own), frames.end());
 }
 
+struct PythonMergeCounts
+{
+    size_t merged = 0; // samples whose Python frames were put in place
+    size_t mismatched = 0; // samples whose Python stack did not fit their native stack
+};
+
 // Turns samples into interned stacks. Samples of one loop repeat the same raw addresses, so a
-// hash of (process image, addresses) finds the stack again without naming anything twice.
+// hash of (process image, addresses, Python frames) finds the stack again without naming
+// anything twice.
 class StackInterner
 {
 public:
     StackInterner(const PerfRecording& recording, bool dwarf, TraceBuilder& builder)
         : m_images(recording)
         , m_walker(recording.sampleRegistersMask, dwarf)
+        , m_python(recording)
+        , m_pythonCodes(recording.pythonCodes)
         , m_builder(builder)
     { }
 
@@ -57,6 +67,7 @@ public:
     // The stack of `sample`, and the names of its frames when `names` is given (innermost first).
     std::vector<std::string> symbolProblems() const { return m_images.problems(); }
     const UserStackCounts& userStackCounts() const { return m_walker.counts(); }
+    const PythonMergeCounts& pythonCounts() const { return m_pythonCounts; }
 
     uint32_t stackOf(const PerfSample& sample, std::vector<SymbolName>* names = nullptr)
     {
@@ -66,7 +77,8 @@ public:
         if (sample.kernelIp && sample.kernelChain.empty()) m_kernel.push_back(sample.ip);
         for (size_t i = 0; i < sample.kernelChain.size(); ++i)
             m_kernel.push_back(i == 0 ? sample.kernelChain[i] : sample.kernelChain[i] - 1);
-        const bool whole = m_walker.walk(image, sample, m_user);
+        const PythonStack* python = sample.role == EventRole::CpuClock ? m_python.stackOf(sample) : nullptr;
+        const bool whole = m_walker.walk(image, sample, m_user, python != nullptr);
         dropOwnFrames(image, m_user);
         if (m_kernel.empty() && m_user.empty()) return kNoCallStack;
 
@@ -76,18 +88,34 @@ public:
             hash = (hash ^ ip) * 0x100000001B3ull + 1;
         for (uint64_t ip : m_user)
             hash = (hash ^ ip) * 0x100000001B3ull;
+        if (python)
+            for (uint32_t frame : python->frames)
+                hash = (hash ^ frame) * 0x100000001B3ull + 2;
         if (!names) {
             // Equal hashes of different stacks are left to chance: 64 bits over at most millions.
-            if (auto it = m_stacks.find(hash); it != m_stacks.end()) return it->second;
+            if (auto it = m_stacks.find(hash); it != m_stacks.end()) {
+                countPython(python, it->second.pythonFits);
+                return it->second.stack;
+            }
         }
         m_frames.clear();
         for (uint64_t ip : m_kernel)
             m_frames.push_back(frameOf(image, ip, true, names));
-        for (uint64_t ip : m_user)
-            m_frames.push_back(frameOf(image, ip, false, names));
+        bool pythonFits = false;
+        if (python) {
+            pythonFits = PythonFrameMerger::merge(
+                m_user, whole, *python, [&](uint64_t ip) { return isInterpreterLoop(image, ip); }, m_merged);
+            for (const MergedFrame& frame : m_merged)
+                m_frames.push_back(frame.python ? pythonFrame(uint32_t(frame.value), names)
+                                                : frameOf(image, frame.value, false, names));
+        } else {
+            for (uint64_t ip : m_user)
+                m_frames.push_back(frameOf(image, ip, false, names));
+        }
+        countPython(python, pythonFits);
         if (!whole) m_frames.push_back(truncatedFrame(names));
         const uint32_t stack = m_builder.cpuStack(m_frames);
-        m_stacks[hash] = stack;
+        m_stacks[hash] = {stack, pythonFits};
         return stack;
     }
 
@@ -108,6 +136,35 @@ private:
         return it->second;
     }
 
+    void countPython(const PythonStack* python, bool fits)
+    {
+        if (python) ++(fits ? m_pythonCounts.merged : m_pythonCounts.mismatched);
+    }
+
+    bool isInterpreterLoop(ProcessImage& image, uint64_t ip)
+    {
+        auto [it, added] = m_interpreterLoops.try_emplace(ImageAddress(&image, ip), false);
+        if (added) it->second = image.name(ip).function.starts_with(kInterpreterLoop); // and its .cold part
+        return it->second;
+    }
+
+    uint32_t pythonFrame(uint32_t code, std::vector<SymbolName>* names)
+    {
+        auto it = m_pythonFrameIds.find(code);
+        if (it == m_pythonFrameIds.end()) {
+            auto named = m_pythonCodes.find(code);
+            SymbolName name = named == m_pythonCodes.end()
+                ? pythonFunctionName("[python]", {})
+                : pythonFunctionName(named->second.name, named->second.file, named->second.firstLine);
+            const uint32_t id = m_builder.cpuFrame(
+                {m_builder.intern(name.function), m_builder.intern(name.module), name.offset, false});
+            it = m_pythonFrameIds.emplace(code, id).first;
+            m_names.emplace(id, std::move(name));
+        }
+        if (names) names->push_back(m_names.at(it->second));
+        return it->second;
+    }
+
     // The root of a stack that reaches no thread start, instead of a garbage frame.
     uint32_t truncatedFrame(std::vector<SymbolName>* names)
     {
@@ -119,16 +176,28 @@ private:
         return m_truncatedFrame;
     }
 
+    struct Interned
+    {
+        uint32_t stack = 0;
+        bool pythonFits = false;
+    };
+
     ProcessImages m_images;
     UserStackWalker m_walker;
+    PythonFrameMerger m_python;
+    const std::unordered_map<uint32_t, PythonCodeName>& m_pythonCodes;
+    PythonMergeCounts m_pythonCounts;
     TraceBuilder& m_builder;
     std::unique_ptr<KernelSymbols> m_kernelSymbols;
     uint32_t m_truncatedFrame = UINT32_MAX;
-    std::unordered_map<uint64_t, uint32_t> m_stacks;
+    std::unordered_map<uint64_t, Interned> m_stacks;
     std::unordered_map<ImageAddress, uint32_t, ImageAddressHash> m_frameIds;
+    std::unordered_map<ImageAddress, bool, ImageAddressHash> m_interpreterLoops;
+    std::unordered_map<uint32_t, uint32_t> m_pythonFrameIds; // by code id
     std::unordered_map<uint32_t, SymbolName> m_names;
     std::unordered_map<uint32_t, ThreadState> m_waitReasons; // per stack
     std::vector<uint64_t> m_kernel, m_user;
+    std::vector<MergedFrame> m_merged;
     std::vector<uint32_t> m_frames;
 };
 
@@ -225,6 +294,16 @@ CpuAssemblyStats addCpuProfile(const PerfRecording& recording, int64_t originMon
                 + std::to_string(counts.truncated)
                 + " reach no thread start (a stack deeper than the copy, code without call frame "
                   "information) and end in [truncated]."});
+
+    const PythonMergeCounts& python = stacks.pythonCounts();
+    if (python.merged > 0 || python.mismatched > 0)
+        builder.addDiagnostic({Severity::Info, "cpu sampling",
+            std::to_string(python.merged + python.mismatched)
+                + " samples of CPython threads have their Python frames read from the interpreter: "
+                + std::to_string(python.merged) + " put in place of the interpreter's frames, "
+                + std::to_string(python.mismatched)
+                + " left out because they no longer matched the native stack (the thread had moved on "
+                  "before they were read)."});
 
     StateInput input {
         &recording, originMonotonicNs, sessionEnd, [&](size_t sample) { return waits[sample]; }};

@@ -1,5 +1,8 @@
 #include "collector/convert/cpu/perf_records.h"
 
+#include "collector/convert/cpu/python_stacks.h"
+#include "collector/spool/python_stack_records.h"
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -302,6 +305,8 @@ Result<PerfRecording> readPerfRecording(const std::string& path)
         if (chunk[0] == file::kDiagnosticChunk) {
             const std::string_view text(bytes.data() + at, chunk[1]);
             out.diagnostics.emplace_back(text.substr(0, text.find('\0')));
+        } else if (chunk[0] == spool::python_stacks::kPythonStackChunk) {
+            if (!readPythonChunk(bytes.substr(at, chunk[1]), out)) ++damagedChunks;
         } else if (chunk[1] % 8 != 0) {
             ++damagedChunks; // kernel records come in multiples of 8 bytes
         } else if (!parser.parseChunk(bytes.data() + at, chunk[1])) {
@@ -311,10 +316,13 @@ Result<PerfRecording> readPerfRecording(const std::string& path)
     }
     if (damagedChunks > 0)
         out.diagnostics.push_back(path + ": " + std::to_string(damagedChunks)
-            + " chunks of kernel records were damaged; their records after the damage are left out.");
+            + " chunks of kernel records or Python stacks were damaged; their records after the damage are "
+              "left "
+              "out.");
     sortByTime(out.samples);
     sortByTime(out.mappings);
     sortByTime(out.threadEvents);
+    sortByTime(out.pythonStacks);
     return out;
 }
 

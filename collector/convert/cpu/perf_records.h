@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace sightline::collector {
@@ -61,6 +62,23 @@ struct PerfThreadEvent
     std::string_view name; // Comm
 };
 
+// The Python stack the launcher read for a timer sample of a CPython thread
+// (collector/spool/python_stack_records.h).
+struct PythonStack
+{
+    uint64_t time = 0; // the sample's
+    uint32_t pid = 0;
+    uint32_t tid = 0;
+    std::span<const uint32_t> frames; // code ids, innermost first, with kEntryFrameBit
+};
+
+struct PythonCodeName
+{
+    std::string_view name; // qualified
+    std::string_view file;
+    uint32_t firstLine = 0;
+};
+
 struct PerfRecording
 {
     std::string path;
@@ -72,6 +90,8 @@ struct PerfRecording
     std::vector<PerfSample> samples; // by time
     std::vector<PerfMapping> mappings; // by time
     std::vector<PerfThreadEvent> threadEvents; // by time
+    std::vector<PythonStack> pythonStacks; // by time
+    std::unordered_map<uint32_t, PythonCodeName> pythonCodes; // by code id
     uint64_t lostRecords = 0;
     std::vector<std::string> diagnostics; // the recorder's and the reader's sentences
 };

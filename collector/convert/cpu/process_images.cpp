@@ -126,8 +126,11 @@ void splitPythonName(const std::string& entry, SymbolName& out)
 {
     if (entry.rfind("py::", 0) == 0) {
         const size_t colon = entry.find(':', 4);
-        out.function = entry.substr(4, colon == std::string::npos ? std::string::npos : colon - 4);
-        out.module = colon == std::string::npos ? "[python]" : fileNameOf(entry.substr(colon + 1));
+        const uint64_t address = out.offset;
+        out = pythonFunctionName(
+            std::string_view(entry).substr(4, colon == std::string::npos ? std::string::npos : colon - 4),
+            colon == std::string::npos ? std::string_view() : std::string_view(entry).substr(colon + 1),
+            address);
         return;
     }
     out.function = entry;
@@ -135,6 +138,11 @@ void splitPythonName(const std::string& entry, SymbolName& out)
 }
 
 } // namespace
+
+SymbolName pythonFunctionName(std::string_view function, std::string_view file, uint64_t firstLine)
+{
+    return {std::string(function), file.empty() ? "[python]" : fileNameOf(file), firstLine, false};
+}
 
 ProcessImage::~ProcessImage()
 {

@@ -32,6 +32,10 @@ struct SymbolName
     bool kernel = false;
 };
 
+// A Python function's frame name: its qualified name, in the file name of its script (the
+// offset, here the first line, tells functions of one name apart).
+SymbolName pythonFunctionName(std::string_view function, std::string_view file, uint64_t firstLine = 0);
+
 struct CodeMapping
 {
     uint64_t start = 0;

@@ -107,7 +107,8 @@ bool UserStackWalker::unwind(ProcessImage& image, const PerfSample& sample, std:
     return whole;
 }
 
-bool UserStackWalker::walk(ProcessImage& image, const PerfSample& sample, std::vector<uint64_t>& frames)
+bool UserStackWalker::walk(
+    ProcessImage& image, const PerfSample& sample, std::vector<uint64_t>& frames, bool namedStartOnly)
 {
     frames.clear();
     const std::span<const uint64_t> chain = sample.userChain;
@@ -119,7 +120,7 @@ bool UserStackWalker::walk(ProcessImage& image, const PerfSample& sample, std::v
         if (!frames.empty()) addLeafCaller(image, sample, frames);
         if (keepCode(image, frames) && !frames.empty()
             && (isThreadStart(image, frames.back())
-                || endsOnNullFramePointer(sample, m_registerMask, chain.size())))
+                || (!namedStartOnly && endsOnNullFramePointer(sample, m_registerMask, chain.size()))))
             return true;
     }
     m_unwound.clear();

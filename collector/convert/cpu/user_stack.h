@@ -48,7 +48,11 @@ public:
 
     // Fills `frames` with `sample`'s user instruction addresses, innermost first (return
     // addresses moved back into their calls); returns false when the stack is truncated.
-    bool walk(ProcessImage& image, const PerfSample& sample, std::vector<uint64_t>& frames);
+    // `namedStartOnly`: a frame-pointer walk counts as whole only where it reaches a named thread
+    // start, not where it ends on a null frame pointer (which a frame without one can leave, as
+    // CPython's interpreter loop does, hiding the frames the Python stack is merged into).
+    bool walk(ProcessImage& image, const PerfSample& sample, std::vector<uint64_t>& frames,
+        bool namedStartOnly = false);
 
     const UserStackCounts& counts() const { return m_counts; }
 

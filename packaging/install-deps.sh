@@ -8,7 +8,7 @@ packages=(
     protobuf-compiler libprotobuf-dev libzstd-dev libsqlite3-dev sqlite3 zlib1g-dev
     catch2
     qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6 libgl-dev
-    xvfb xauth openssh-server openssh-client python3 desktop-file-utils appstream clang-format
+    xvfb xauth openssh-server openssh-client python3 python3-dev desktop-file-utils appstream clang-format
     clang libclang-rt-14-dev
     libdw-dev libelf-dev liblzma-dev libbz2-dev
 )

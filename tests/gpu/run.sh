@@ -208,6 +208,9 @@ if runs cpu; then
     profile_run cpu-torch -t cuda,nvtx --cudabacktrace=sync:2000000 -- python3 "$here/cpu_sampling_torch.py" \
         || say "FAIL cpu-torch: the program failed (see logs/cpu-torch.txt)"
     python3 "$here/check_cpu_sampling.py" "$out/reports/cpu-torch.sqlite" 2000000 | tee -a "$results"
+    say "-- Python frames in order through a C extension without frame pointers (python_ext_stacks.sh)"
+    SIGHTLINE_BUILD="$build" OUT="$out" bash "$here/python_ext_stacks.sh" 2> "$out/logs/python-stacks.txt" \
+        | grep -E '^(PASS|MISS|FAIL|python-stacks)' | tee -a "$results"
     say "-- sampling overhead and processing rate (tests/bench/cpu_sampling.sh)"
     g++ -O2 -fno-omit-frame-pointer -pthread -o "$out/bin/cpu_target_fp" "$root/tests/unit/collector/cpu_target.cpp" \
         || fail_setup "g++ cpu_target.cpp"

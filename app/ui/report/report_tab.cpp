@@ -3,7 +3,6 @@
 #include "app/ui/common/diagnostics_banner.h"
 #include "app/ui/report/loading_page.h"
 #include "app/ui/report/overview_line.h"
-#include "model/format/paging/track_pager.h"
 #include "views/events/events_view.h"
 #include "views/pagedevents/paged_events_view.h"
 #include "views/summary/analysis_summary.h"
